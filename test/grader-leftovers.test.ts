@@ -163,3 +163,23 @@ describe('a clause that rejects its value before a semicolon', () => {
     expectReplies(['There are too many cases to list, so the answer is $5$.', 'We get $5$, which is not too large.'], { 5: 'equal' });
   });
 });
+
+describe('another value offered after the answer, as a hedge', () => {
+  it('makes the answer unsure, never the offered value alone', () => {
+    // Read as the last math, "$7$, though $8$ might also work" and "… Alternatively, $x = 8$ …" were 8, graded equal
+    // to a reference 8, sure of it; "although $8$ also seems plausible" left 7 sure.
+    const hedged = [
+      'So the answer is $7$, although $8$ also seems plausible.',
+      'So we get $7$, though $8$ might also work.',
+      'The answer is $\\boxed{7}$, although $8$ is also possible.',
+      'Hence $x = 7$. Alternatively, $x = 8$ if negative values are allowed.',
+      'Hence $7$. Or perhaps $8$.',
+    ];
+    expectReplies(hedged, { 7: 'not equal', 8: 'not equal' });
+  });
+
+  it('keeps the answer where the words offer no other value', () => {
+    expectReplies(['So the answer is $7$, although $8$ is what a naive count gives.', 'Hence $x = 7$. Alternatively, substituting back gives $x = 7$ again.'], { 7: 'equal', 8: 'different' });
+    expectReplies(['Thus $x = 7$. Perhaps surprisingly, this is the only solution: $x = 7$.', 'The answer is $7$. Alternatively, one can count complements: $10 - 3 = 7$.'], { 7: 'equal' });
+  });
+});

@@ -17,10 +17,22 @@ export function offeredAlternative(paragraph: string, math: readonly Segment[]):
   const previous = math[math.length - 2];
   if (lastMath === undefined || previous === undefined) return null;
   const gap = paragraph.slice(previous.end, lastMath.start);
+  // "Hence $x = 7$. Alternatively, $x = 8$ if …": a sentence that offers another value hedges the one before it.
+  if (ALTERNATIVE_SENTENCE.test(gap) && previous.text.replace(/\s+/g, '') !== lastMath.text.replace(/\s+/g, '')) {
+    return paragraph.slice(previous.start).replace(/\$/g, '').replace(/\s+/g, ' ').trim();
+  }
   // "$x = 2$ or $x = 3$": a plain "or" joins the two into one answer already.
-  if (JOINER.test(gap) || !ALTERNATIVE.test(`${gap}$`)) return null;
+  // "$7$, though $8$ might also work": the words after the offered value say it is offered.
+  if (JOINER.test(gap) || !ALTERNATIVE.test(paragraph.slice(previous.end, lastMath.end + ALTERNATIVE_REACH))) return null;
   return statementAt(paragraph, previous.start);
 }
+
+/**
+ * Between two values, the start of a sentence that offers the second instead: "… $x = 7$. Alternatively, $x = 8$ …",
+ * "… $12$. Or perhaps $13$.", "… $12$. Maybe $13$, though." Read as the last math, the offered 8 was graded equal to
+ * a reference 8, sure of it; the two are read as one hedged statement, which only a reader settles.
+ */
+const ALTERNATIVE_SENTENCE = /^[^\n$]{0,60}?[.!?]\s+(?:alternatively|or\s+(?:perhaps|maybe|possibly|else)|perhaps|maybe|possibly)\b[^.\n$]{0,40}$/i;
 
 /**
  * Whether the last box of `final` is followed, in its sentence, by another value it offers: "$\boxed{12}$, or perhaps

@@ -25,12 +25,13 @@ const QUALIFIER = /^[\s*]*,?\s*(?:for\s+(?:some|all|every|any|each)|where|with|w
 
 /**
  * Words that offer another value after the answer: "or possibly $13$", "(perhaps $13$)",
- * "for $n \ge 3$, or $0$ otherwise", "though it could be $13$": right after it, or after a comma or a parenthesis close by.
+ * "for $n \ge 3$, or $0$ otherwise", "though it could be $13$", "although $13$ also seems plausible": right after it, or
+ * after a comma or a parenthesis close by.
  * "or approximately $0.866$", "(or equivalently $\frac{24}{2}$)" restate the answer rather than
  * offer another: read as an alternative, a right \frac{\sqrt3}{2} was graded different, sure of it.
  */
 export const ALTERNATIVE =
-  /^(?:[\s(*]*|[^.\n]{0,40}?[,;(]\s*)(?:or(?![\s,]*(?:equivalently|approximately|approx\b|about|roughly|around|nearly|almost|in\s+decimal|as\s+a\s+decimal|\$?\s*\\approx|≈))|perhaps|possibly|maybe|(?:though|although|but)\s+it\s+(?:could|might|may)\s+(?:also\s+)?be)\b[^.\n]*?(?:\$|\\[([]|\d)/i;
+  /^(?:[\s(*]*|[^.\n]{0,40}?[,;(]\s*)(?:or(?![\s,]*(?:equivalently|approximately|approx\b|about|roughly|around|nearly|almost|in\s+decimal|as\s+a\s+decimal|\$?\s*\\approx|≈))|perhaps|possibly|maybe|(?:though|although|but)\s+it\s+(?:could|might|may)\s+(?:also\s+)?be|(?:though|although|but)(?=\s+(?:\$[^$\n]{1,40}\$|\d[\d.,]*)\s+(?:also\s+|too\s+)?(?:seems|looks|might|could|may|would|is\s+(?:also|possible|plausible)|remains\s+possible)\b))\b[^.\n]*?(?:\$|\\[([]|\d)/i;
 
 /** Words after the answer that add another value to it: "; moreover $x = 2$ …", ", and also $x = 2$ works". */
 const ADDS_ANOTHER = /^[\s*]*[,;]\s*(?:moreover|furthermore|additionally|in\s+addition|and\s+also|also)\b[^.\n]*?(?:\$|\\[([]|\d)/i;
