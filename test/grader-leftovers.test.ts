@@ -183,3 +183,14 @@ describe('another value offered after the answer, as a hedge', () => {
     expectReplies(['Thus $x = 7$. Perhaps surprisingly, this is the only solution: $x = 7$.', 'The answer is $7$. Alternatively, one can count complements: $10 - 3 = 7$.'], { 7: 'equal' });
   });
 });
+
+describe('an announced answer followed by "but" and another value that fails', () => {
+  it('keeps the answer: the "but" rejects the other value and takes nothing back', () => {
+    // Taken back as hedged, "Thus the answer is $7$, but $8$ fails." had no answer: the right 7 unsure.
+    expectReplies(['Thus the answer is $7$, but $8$ fails.', 'Thus the answer is 7, but 8 does not work.', 'Thus the answer is $7$, but $8$ is not possible.'], { 7: 'equal', 8: 'different' });
+  });
+
+  it('still takes back an answer that "but" doubts or offers another for', () => {
+    expectReplies(['Thus the answer is $7$, but this misses a case.', 'Thus the answer is $7$, but $8$ is also possible.', 'The answer is $7$, but $8$ is the answer if we count zero.'], { 7: 'not equal' });
+  });
+});

@@ -81,9 +81,9 @@ const HEDGE_BEFORE = /\b(?:might|may|could|would)\s+(?:\w+\s+)?(?:think|guess|sa
  * only if"). "…, but I'm not sure" and "…, but I could be wrong" doubt the answer without giving another: the
  * reply's answer is still 5 (read as taken back, the reply had none, and a right 5 was graded different). A doubt
  * that names another value in its sentence ("…, but I'm not sure it is minimal; it could be $3$") still takes the
- * answer back: kept, 5 was graded equal, sure of it.
+ * answer back: kept, 5 was graded equal, sure of it. "…, but $6$ fails" rejects another value and takes nothing back.
  */
-const HEDGE_AFTER = /^[^.\n]{0,60}?[,;—–]\s*(?:but(?!\s+(?:only|also)\b|\s+I(?:'m|\s+am)\s+not\s+(?:\w+\s+)?(?:sure|certain|confident)\b(?![^.\n]*?[$\d])|\s+I\s+(?:could|might|may)\s+be\s+wrong\b(?![^.\n]*?[$\d]))|however|wait)\b/i;
+const HEDGE_AFTER = /^[^.\n]{0,60}?[,;—–]\s*(?:but(?!\s+(?:only|also)\b|\s+(?:\$[^$\n]{1,40}\$|\d[\d.,]*)\s+(?:fails|does\s*n[o']t\b|is\s+(?:not|rejected|extraneous|invalid|impossible|too)\b)|\s+I(?:'m|\s+am)\s+not\s+(?:\w+\s+)?(?:sure|certain|confident)\b(?![^.\n]*?[$\d])|\s+I\s+(?:could|might|may)\s+be\s+wrong\b(?![^.\n]*?[$\d]))|however|wait)\b/i;
 
 /** How far before and after a marker its sentence is read for a hedge. */
 const HEDGE_WINDOW = 120;
