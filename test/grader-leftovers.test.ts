@@ -194,3 +194,14 @@ describe('an announced answer followed by "but" and another value that fails', (
     expectReplies(['Thus the answer is $7$, but this misses a case.', 'Thus the answer is $7$, but $8$ is also possible.', 'The answer is $7$, but $8$ is the answer if we count zero.'], { 7: 'not equal' });
   });
 });
+
+describe('the period of "i.e." or "e.g."', () => {
+  it('ends no sentence, so a remark after the answer stays a remark', () => {
+    // Split there, "…, i.e. about $1.414$." was a sentence of its own whose rounding was the answer: unsure, not equal.
+    expectReplies(['So the length is $\\sqrt{2}$, i.e. about $1.414$.', 'So the length is $\\sqrt{2}$, i.e. roughly $1.41$.'], { '\\sqrt2': 'equal', '\\sqrt3': 'different' });
+  });
+
+  it('still ends the sentence at a full stop after it', () => {
+    expectReplies(['We test small values, e.g. $n = 2$. So the answer is $7$.'], { 7: 'equal', 2: 'different' });
+  });
+});

@@ -128,7 +128,8 @@ export function isAsideParagraph(paragraph: string, before: string): boolean {
 }
 
 /** Where a sentence ends outside mathematics: a line break, or ".", "!", "?" before a space or the end. */
-const SENTENCE_END = /\n|[.!?](?=\s|$)/g;
+// "i.e. $1$", "e.g. $2$": the period of an abbreviation ends no sentence.
+const SENTENCE_END = /\n|(?<!\b(?:i\.e|e\.g))[.!?](?=\s|$)/g;
 
 /** How far before the last math of a paragraph a remark may open: a remark is a clause, not a page. */
 const REMARK_REACH = 300;

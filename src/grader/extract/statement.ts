@@ -40,7 +40,7 @@ const ADDS_ANOTHER = /^[\s*]*[,;]\s*(?:moreover|furthermore|additionally|in\s+ad
 const QUALIFIER_LENGTH = 160;
 
 /** A sentence ends at a line break, a period followed by a space or the end, or "。". */
-const SENTENCE_END = /\n|\.(?=\s|$)|。/g;
+const SENTENCE_END = /\n|(?<!\b(?:i\.e|e\.g))\.(?=\s|$)|。/g;
 
 /** Where the sentence that goes on at `from` ends, skipping ends inside math segments. */
 function sentenceEnd(text: string, from: number, segments: readonly Segment[]): number {
@@ -227,7 +227,7 @@ function statementOf(text: string): string | null {
   // the end (a period between digits is a decimal point).
   // "7, which is odd", "12, since …": a reason after the answer is not part of it.
   // "the minimum is $1$, attained at $x = 0$": a remark after the value is no part of it (remarks.ts).
-  const sentence = withoutClosingRemarks(rest.split(/\n|\.(?=\s|$)|。/)[0] ?? '').replace(/\.$/, '').replace(REASON_AFTER, '');
+  const sentence = withoutClosingRemarks(rest.split(/\n|(?<!\b(?:i\.e|e\.g))\.(?=\s|$)|。/)[0] ?? '').replace(/\.$/, '').replace(REASON_AFTER, '');
   // "12 (twelve)", "7 (in total)": a remark in words after a number is not part of it.
   const cleaned = sentence.replace(/\*\*/g, '').replace(/(\d)\s*\([\p{L}\s,'-]*\p{L}{2}[\p{L}\s,'-]*\)\s*$/u, '$1').trim();
   // "neither 12 nor 15", "not 7": a number it names is not the answer.
