@@ -205,3 +205,15 @@ describe('the period of "i.e." or "e.g."', () => {
     expectReplies(['We test small values, e.g. $n = 2$. So the answer is $7$.'], { 7: 'equal', 2: 'different' });
   });
 });
+
+describe('the mark a reply closes on after its answer', () => {
+  it('is no answer: the end of a proof or a check', () => {
+    // Read as the last math, "$\checkmark$" or "$\square$" was the answer: a right 17 graded different, sure of it.
+    const marked = ['So $x = 17$ $\\blacksquare$', 'So $x = 17$. $\\blacksquare$', 'We find that $x = 17$. $\\checkmark$', 'We find that $x = 17$. $\\square$', 'Hence $x = 17$. Q.E.D.'];
+    expectReplies(marked, { 17: 'equal', 16: 'different' });
+  });
+
+  it('keeps an answer the reply closes on without a mark', () => {
+    expectReplies(['We find that $x = 17$. ∎', 'We find that the answer is $17$ ✓', 'So the shape is a $\\square$-free graph on $17$ vertices.'], { 17: 'equal' });
+  });
+});

@@ -6,6 +6,7 @@
 import { boxedRuns, lastBoxEnd, lastBoxedAnswer, statesNoValue } from './boxes.ts';
 import { isAsideParagraph, withoutClosingRemarks } from './remarks.ts';
 import { endWindow } from './end-window.ts';
+import { withoutEndMark } from './end-mark.ts';
 import { describesLetter, LONE_SYMBOL, mathSegments, numbers, proseWordCount, reduceMath, reduceProse } from './segments.ts';
 import { offeredAlternative } from './offered-alternative.ts';
 import { withoutDeniedValues, withoutRejections } from './denied.ts';
@@ -136,8 +137,9 @@ export function announcedAnswer(response: string): { text: string; end: number }
  * @example extractAnswer('so $x = \\boxed{\\frac{1}{2}}$.') // '\\frac{1}{2}'
  */
 export function extractAnswer(response: string): string | null {
-  const own = ownTurn(response);
-  const final = afterReasoning(own);
+  // "… $x = 17$. $\blacksquare$": the mark that closes a proof or a check is no answer (end-mark.ts).
+  const own = withoutEndMark(ownTurn(response));
+  const final = withoutEndMark(afterReasoning(own));
   const answer = declaredAnswer(final) ?? unannouncedAnswer(final);
   // A reply that stops at the end of its reasoning has only the reasoning to read.
   return answer !== null || final === own ? answer : declaredAnswer(own) ?? unannouncedAnswer(own);
