@@ -85,6 +85,9 @@ describe('a box and another value offered after it', () => {
       'So $\\boxed{12}$, though it could be $13$.',
       'So $\\boxed{12}$; possibly $13$.',
       'Thus \\boxed{12} or maybe 13.',
+      // A sentence or a paragraph after the box that offers another value: read alone, the box was 12, sure of it.
+      'The answer is $\\boxed{12}$.\n\nOr perhaps $13$?',
+      'The answer is $\\boxed{12}$. Maybe $13$, though.',
     ];
     expectReplies(hedges, { 12: 'unsure', 13: 'not equal' });
   });
@@ -95,6 +98,8 @@ describe('a box and another value offered after it', () => {
     expect(verdictOfReply('The solutions are $\\boxed{2}$ or $\\boxed{3}$.', '2, 3')).toBe('equal');
     expect(verdictOfReply('Thus $\\boxed{12}$. For $n = 3$ or more, this holds.', '12')).toBe('equal');
     expect(verdictOfReply('So the answer is $\\boxed{12}$, which counts the ways to pick $2$ or more.', '12')).toBe('equal');
+    expect(verdictOfReply('The answer is $\\boxed{12}$. Perhaps surprisingly, this is the only solution.', '12')).toBe('equal');
+    expect(verdictOfReply('The answer is $\\boxed{12}$.\n\nPerhaps $12$ can be seen more directly.', '12')).toBe('equal');
   });
 });
 

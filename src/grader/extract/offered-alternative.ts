@@ -9,7 +9,7 @@
 import { ALTERNATIVE, statementAt } from './statement.ts';
 import { JOINER } from './joined-values.ts';
 import type { Segment } from './segments.ts';
-import { lastBoxEnd } from './boxes.ts';
+import { lastBoxedAnswer, lastBoxEnd } from './boxes.ts';
 
 /** The statement from the math before the last of `paragraph` when the last is offered as its alternative, else null. */
 export function offeredAlternative(paragraph: string, math: readonly Segment[]): string | null {
@@ -41,8 +41,17 @@ const ALTERNATIVE_SENTENCE = /^[^\n$]{0,60}?[.!?]\s+(?:alternatively|or\s+(?:per
  */
 export function alternativeAfterLastBox(final: string): boolean {
   const end = lastBoxEnd(final);
-  return end >= 0 && ALTERNATIVE.test(final.slice(end, end + ALTERNATIVE_REACH));
+  if (end < 0) return false;
+  const after = final.slice(end, end + ALTERNATIVE_REACH);
+  if (ALTERNATIVE.test(after)) return true;
+  // "$\boxed{12}$.\n\nOr perhaps $13$?": a sentence after the box that offers another value hedges it as well.
+  const offered = OFFERED_AFTER_BOX.exec(after)?.[1];
+  const squeezed = (tex: string): string => tex.replace(/[\s$]+/g, '');
+  return offered !== undefined && squeezed(offered) !== squeezed(lastBoxedAnswer(final) ?? '');
 }
+
+/** A sentence or a paragraph right after a box that opens on a hedge and offers a value: the value. */
+const OFFERED_AFTER_BOX = /^[^\n]{0,10}?(?:[.!?]\s+|\n\s*)(?:alternatively|or\s+(?:perhaps|maybe|possibly|else)|perhaps|maybe|possibly)\b[^.\n$\d]{0,20}(\$[^$\n]{1,40}\$|\d[\d.,/]*)/i;
 
 /** How far after a box its alternative is looked for: the rest of its sentence. */
 const ALTERNATIVE_REACH = 200;
