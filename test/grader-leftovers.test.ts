@@ -222,3 +222,17 @@ describe('the mark a reply closes on after its answer', () => {
     expectReplies(['We find that $x = 17$. ∎', 'We find that the answer is $17$ ✓', 'So the shape is a $\\square$-free graph on $17$ vertices.'], { 17: 'equal' });
   });
 });
+
+describe('two quantities, each with its own noun, at the end', () => {
+  it('are no one value: the sentence is the answer, for a reader', () => {
+    // Read as the last math, the oranges' 3 was the answer: a reference 3 graded equal, sure of it, where the apples
+    // may have been asked.
+    expectReplies(['So she has $5$ apples and $3$ oranges left.'], { 3: 'unsure', 5: 'unsure' });
+  });
+
+  it('keeps a conclusion after them, one noun twice, and values under letters', () => {
+    expectReplies(['So she has $5$ apples and $3$ oranges, so $8$ fruits in total.'], { 8: 'equal', 3: 'different' });
+    expectReplies(['So we need $3$ steps and $3$ steps more.'], { 3: 'equal' });
+    expectReplies(['So $x = 5$ and $y = 3$.'], { '(5, 3)': 'equal', 3: 'different' });
+  });
+});

@@ -7,6 +7,7 @@ import { boxedRuns, lastBoxEnd, lastBoxedAnswer, statesNoValue } from './boxes.t
 import { isAsideParagraph, withoutClosingRemarks } from './remarks.ts';
 import { endWindow } from './end-window.ts';
 import { withoutEndMark } from './end-mark.ts';
+import { severalQuantitiesAtEnd } from './several-quantities.ts';
 import { describesLetter, LONE_SYMBOL, mathSegments, numbers, proseWordCount, reduceMath, reduceProse } from './segments.ts';
 import { offeredAlternative } from './offered-alternative.ts';
 import { withoutDeniedValues, withoutRejections } from './denied.ts';
@@ -235,7 +236,7 @@ function unannouncedAnswer(response: string): string | null {
   if (describesLetter(before, lastMath.text)) return reduceProse(`${sentence}${describedAfter}`, 'last');
   if (DESCRIPTION_OF_NUMBER.test(before)) return `${sentence}${describedAfter}`.trim();
   // "The solutions are $x = 2$ and $x = -3$.": the segments that only separators join are one answer.
-  return casesAtEnd(last, math) ?? exclusionAtEnd(last, math) ?? offeredAlternative(last, math) ?? coordinatesAtEnd(last, math) ?? reduceMath(joinedUpTo(last, math, math.length - 1));
+  return casesAtEnd(last, math) ?? severalQuantitiesAtEnd(last, math) ?? exclusionAtEnd(last, math) ?? offeredAlternative(last, math) ?? coordinatesAtEnd(last, math) ?? reduceMath(joinedUpTo(last, math, math.length - 1));
 }
 
 /** "there are 12 distinct sequences": a count stated in words. */
