@@ -5,7 +5,7 @@
 import { uniformFor } from '../src/kernel/prng.ts';
 import type { CandidateResult, CandidateSource, Rollout, Verification } from '../src/kernel/protocol.ts';
 import { calibratedScore } from './roles/summary.role.ts';
-import { ruleAnswer, ruleGrade } from './rule-grade.ts';
+import { ruleResult } from './rule-grade.ts';
 
 /** A candidate while its iteration runs. */
 export interface CandidateState {
@@ -102,16 +102,16 @@ export function toRollouts(candidates: CandidateState[]): Rollout[] {
 /**
  * The result line of a candidate, graded against the reference answer when there is one
  * (rule-based, read with the problem's `question`, marked `unsure` when the grader could
- * not decide: rule-grade.ts). Its answer is the one the rule grades (ruleAnswer), which the
+ * not decide: rule-grade.ts). Its answer is the one the rule grades (ruleResult: one reading), which the
  * votes count too. The judge's grade is empty here: the judge stage of the problem machine
  * fills it (judge-stage.ts).
  */
 export function toCandidateResult(candidate: CandidateState, reference: string | undefined, question: string): CandidateResult {
-  const grade = reference === undefined ? null : ruleGrade(candidate, reference, question);
+  const { grade, answer } = ruleResult(candidate, reference, question);
   return {
     candidate: candidate.candidate,
     source: candidate.source,
-    answer: ruleAnswer(candidate, question),
+    answer,
     verificationScores: candidate.verifications.map((v) => v.score),
     summary: candidate.summary,
     summaryScore: candidate.summaryScore,

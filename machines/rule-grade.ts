@@ -27,3 +27,12 @@ export function ruleGrade(candidate: RuleGraded, reference: string, question: st
 export function ruleAnswer(candidate: RuleGraded, question: string): string | null {
   return askedAnswer(candidate.answer, { question, ...(candidate.text === null ? {} : { response: candidate.text }) });
 }
+
+/**
+ * A candidate's grade against `reference` (null without one, or without an answer) and the answer its result line
+ * shows, from one reading of its response: the grade's own (Grade.answer), where the line read it a second time.
+ */
+export function ruleResult(candidate: RuleGraded, reference: string | undefined, question: string): { grade: Grade | null; answer: string | null } {
+  const grade = reference === undefined ? null : ruleGrade(candidate, reference, question);
+  return { grade, answer: grade === null ? ruleAnswer(candidate, question) : grade.answer };
+}

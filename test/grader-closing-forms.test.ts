@@ -166,6 +166,10 @@ describe('a count followed by the things it counts', () => {
     const extracted = extractAnswer(response);
     expect(askedAnswer(extracted, { question: HOW_MANY, response })).toBe('3');
     expect(askedAnswer(extracted, { question: WHICH, response })).toBe(extracted);
+    // The grade gives the reading it compared, so that a result line takes it from the grade, not from a second reading.
+    expect(gradeAnswer(extracted, '3', undefined, { question: HOW_MANY, response }).answer).toBe('3');
+    expect(gradeAnswer(extracted, '3', undefined, { question: WHICH, response }).answer).toBe(extracted);
+    expect(gradeAnswer(null, '3', undefined, { question: HOW_MANY, response }).answer).toBeNull();
   });
 
   it('leaves alone a sentence whose count is of cases or of remarks', () => {

@@ -403,9 +403,9 @@ describe('gradeAnswer: robustness', () => {
     expect(gradeAnswer('', '5').equal).toBe(false);
   });
 
-  it('reports the normalised forms', () => {
+  it('reports the normalised forms, and the answer it compared as written', () => {
     const grade = gradeAnswer('\\dfrac{6}{12}', '0.5');
-    expect(grade).toEqual({ equal: true, verdict: 'equal', pred: '0.5', gold: '0.5' });
+    expect(grade).toEqual({ equal: true, verdict: 'equal', pred: '0.5', gold: '0.5', answer: '\\dfrac{6}{12}' });
   });
 });
 

@@ -10,10 +10,12 @@ import { AnswerComparer, textKey } from './compare/compare.ts';
 import { endsInOpenBox, lastBoxInsideValue } from './extract/boxes.ts';
 import { afterReasoning, finalAnswers } from './extract/extract.ts';
 import { reopensAnswer } from './extract/reopened-answer.ts';
+import { alternativeAfterLastBox } from './extract/offered-alternative.ts';
 import { askedAnswer, asksHowMany } from './asked-answer.ts';
 import { formKey } from './compare/form-key.ts';
 import { countAndList } from './extract/count-and-list.ts';
 import { familyVerdict } from './compare/tuple-families.ts';
+import { renamedParameterVerdict } from './compare/renamed-parameter.ts';
 import { mathSegments } from './extract/segments.ts';
 import { mathLetters } from './latex/math-letters.ts';
 import { otherBaseThanAsked } from './compare/numeral-base.ts';
@@ -99,12 +101,13 @@ export function normalizeAnswer(answer: string): string {
  */
 export function gradeAnswer(pred: string | null, gold: string, options?: GradeOptions, context?: GradeContext): Grade {
   const g = safePrepare(gold);
-  if (pred === null) return { equal: false, verdict: 'different', pred: '', gold: g.printed };
+  if (pred === null) return { equal: false, verdict: 'different', pred: '', gold: g.printed, answer: null };
   // The response's answer to its question: the clause or the count it asks for (asked-answer.ts).
-  const p = safePrepare(askedAnswer(pred, context) ?? pred);
+  const answer = askedAnswer(pred, context) ?? pred;
+  const p = safePrepare(answer);
   const verdict =
     countOrListUnasked(pred, gold, options, context) ?? inContext(compareBoth(g, p, options, asksHowMany(context?.question), questionLetters(context?.question)), g, p, options, context);
-  return { equal: verdict === 'equal', verdict, pred: p.printed, gold: g.printed };
+  return { equal: verdict === 'equal', verdict, pred: p.printed, gold: g.printed, answer };
 }
 
 /**
@@ -127,6 +130,8 @@ function inContext(verdict: Verdict, g: Prepared, p: Prepared, options: GradeOpt
   // that is only part of the value written around it ("$-\boxed{5}$", "$\boxed{5}\sqrt{2}$").
   const final = context?.response === undefined ? '' : afterReasoning(context.response);
   if (endsInOpenBox(final) || lastBoxInsideValue(final)) return 'unsure';
+  // "$\boxed{12}$, or perhaps $13$": a hedge between the box and another value (offered-alternative.ts).
+  if (alternativeAfterLastBox(final)) return 'unsure';
   // "So $\boxed{12}$. Wait, I made an error: the count is 14.": the answer given is not the last word.
   if (context?.response !== undefined && reopensAnswer(context.response)) return 'unsure';
   const asked = context?.question === undefined ? null : askedForm(context.question);
@@ -166,19 +171,30 @@ function sameForm(g: Prepared, p: Prepared): boolean {
   }
 }
 
-/** The letters a question's mathematics names: constants of its problem ("Let $a$ and $b$ be …"), no reply's to rename. */
-function questionLetters(question: string | undefined): ReadonlySet<string> {
-  return new Set(question === undefined ? [] : mathSegments(question).flatMap((s) => mathLetters(s.text)));
+/**
+ * The letters a question's mathematics names: constants of its problem ("Let $a$ and $b$ be …"), no reply's to rename;
+ * undefined without a question, where no letter is known to be free.
+ */
+function questionLetters(question: string | undefined): ReadonlySet<string> | undefined {
+  return question === undefined ? undefined : new Set(mathSegments(question).flatMap((s) => mathLetters(s.text)));
 }
 
-function compareBoth(g: Prepared, p: Prepared, options: GradeOptions | undefined, howMany = false, given: ReadonlySet<string> = new Set()): Verdict {
+function compareBoth(g: Prepared, p: Prepared, options: GradeOptions | undefined, howMany = false, given?: ReadonlySet<string>): Verdict {
   // Nothing to compare against: a missing reference is no reason to call an answer wrong.
   if (g.cleaned === '') return 'unsure';
   if (p.cleaned === '') return 'different';
   const comparer = new AnswerComparer(resolveOptions(options));
+  const graded = (gold: string, pred: string): Verdict => gradeAnswer(pred, gold, options).verdict;
   // "\{(x,y): x = y\}" against "\{(t, t) : t \in \mathbb{R}\}" or "(x, x)": one family of tuples (tuple-families.ts).
-  const family = familyVerdict(g.cleaned, p.cleaned, (gold, pred) => gradeAnswer(pred, gold, options).verdict, given);
+  const family = familyVerdict(g.cleaned, p.cleaned, graded, given);
   if (family !== null) return family;
+  const verdict = compareReadings(g, p, comparer, howMany);
+  // "$x = 2n\pi$" against "$x = 2k\pi$": an integer parameter named as the reply likes (renamed-parameter.ts).
+  return verdict === 'equal' ? verdict : renamedParameterVerdict(g.cleaned, p.cleaned, graded, given) ?? verdict;
+}
+
+/** The verdict of the two sides' readings: equal where a reading of each agrees (asked-answer.ts for the count of none). */
+function compareReadings(g: Prepared, p: Prepared, comparer: AnswerComparer, howMany: boolean): Verdict {
   try {
     // "There are no such n" is the count 0 where the question asks how many (readings.ts).
     const asked = (r: Reading): Reading => (r.countOfNone === true && howMany ? { ...r, onMatch: 'equal' } : r);

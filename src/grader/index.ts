@@ -5,7 +5,8 @@
  */
 export { askedAnswer } from './asked-answer.ts';
 export { askedForm } from './asked-form.ts';
-export { afterReasoning, extractAnswer, extractFinalMath, finalAnswers, statedAnswer } from './extract/extract.ts';
+export { afterReasoning, extractAnswer, finalAnswers, statedAnswer } from './extract/extract.ts';
+export { extractFinalMath } from './extract/final-math.ts';
 export { givesSeveralAnswers, gradeAnswer, normalizeAnswer } from './grade.ts';
 export { preloadMathjs } from './math/mathjs-env.ts';
 export type { Grade, GradeContext, GradeOptions, Verdict } from './parse/types.ts';

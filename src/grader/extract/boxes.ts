@@ -19,16 +19,28 @@ const BOX_COMMAND = /\\(?:boxed|fbox|framebox)(?![a-zA-Z])/g;
 /** "\boxed 5": an unbraced argument is a token, never a whole paragraph. */
 const BARE_ARGUMENT_LENGTH = 200;
 
+/** The text last searched and its boxes: one grade asks for the boxes of one response several times. */
+let lastSearched: { text: string; boxes: readonly Box[] } | undefined;
+
 /** Every box in `text`, in order of appearance. */
-function findBoxes(text: string): Box[] {
-  const boxes: Box[] = [];
-  let closes: Map<number, number> | undefined;
-  for (const match of text.matchAll(BOX_COMMAND)) {
-    const start = match.index;
-    let i = start + match[0].length;
+function findBoxes(text: string): readonly Box[] {
+  if (lastSearched?.text !== text) lastSearched = { text, boxes: searchBoxes(text) };
+  return lastSearched.boxes;
+}
+
+/** Every box in `text`, found by one pass over its braces. */
+function searchBoxes(text: string): Box[] {
+  // Where each command's argument starts: a brace, read with every other brace of the text in one pass.
+  const commands = [...text.matchAll(BOX_COMMAND)].map((match) => {
+    let i = match.index + match[0].length;
     while (text[i] === ' ') i += 1;
-    if (text[i] === '{') {
-      closes ??= braceCloses(text);
+    return { start: match.index, argument: i };
+  });
+  const braced = new Set(commands.filter(({ argument }) => text[argument] === '{').map(({ argument }) => argument));
+  const closes = braced.size === 0 ? new Map<number, number>() : braceCloses(text, braced);
+  const boxes: Box[] = [];
+  for (const { start, argument: i } of commands) {
+    if (braced.has(i)) {
       const close = closes.get(i) ?? -1;
       // An unclosed box (a truncated response) runs to the end of the text.
       if (close < 0) boxes.push({ start, end: text.length, inner: text.slice(i + 1), closed: false });
@@ -79,18 +91,23 @@ export function lastBoxedAnswer(text: string): string | null {
   const boxes = findBoxes(text);
   const last = boxes[boxes.length - 1];
   if (last === undefined) return null;
-  const run: string[] = [last.inner.trim() + valueSignAfter(text.slice(last.end, last.end + 40))];
+  // Gathered from the last backwards and reversed once: shifting each in front cost time quadratic in a run of boxes.
+  const backwards: string[] = [last.inner.trim() + valueSignAfter(text.slice(last.end, last.end + 40))];
   for (let k = boxes.length - 2; k >= 0; k -= 1) {
     const box = boxes[k];
     const next = boxes[k + 1];
     if (box === undefined || next === undefined) break;
     if (box.end > next.start) break; // nested box: keep the outer reading
     if (!isSeparatorGap(text.slice(box.end, next.start))) break;
-    run.unshift(box.inner.trim());
+    backwards.push(box.inner.trim());
   }
   // A response that boxes the same answer twice in a row still has one answer.
-  const distinct = run.filter((item, index) => run.indexOf(item) === index);
-  return distinct.join(', ');
+  return distinctInOrder(backwards.reverse()).join(', ');
+}
+
+/** `items` without repeats, each where it first occurs (a set: a search of the list for each item was quadratic). */
+function distinctInOrder(items: readonly string[]): string[] {
+  return [...new Set(items)];
 }
 
 /**
@@ -111,7 +128,7 @@ export function boxedRuns(text: string): string[] {
       previous.end = box.end;
     } else runs.push({ items: [item], end: box.end });
   }
-  return runs.map(({ items }) => items.filter((item, index) => items.indexOf(item) === index).join(', '));
+  return runs.map(({ items }) => distinctInOrder(items).join(', '));
 }
 
 /** Index just past the last box, or -1 when there is none. */

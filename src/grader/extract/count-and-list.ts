@@ -5,6 +5,7 @@
  * count was graded different, sure of it.
  */
 import { mathSegments, sentencesOf } from './segments.ts';
+import { endWindow } from './end-window.ts';
 import { joinedUpTo } from './joined-values.ts';
 
 /** What a count counts: "such", a noun of answers, or a letter set as math ("$3$ such $n$", "three integers"). */
@@ -25,7 +26,8 @@ export interface CountAndList {
 
 /** The count and the list the last sentence of `final` gives, or null when it gives no count before its list. */
 export function countAndList(final: string): CountAndList | null {
-  const last = sentencesOf(final.trimEnd()).map((s) => s.text).filter((s) => s.trim() !== '').pop() ?? '';
+  // A sentence looped until the window was full is read at its end only (end-window.ts).
+  const last = endWindow(sentencesOf(final.trimEnd()).map((s) => s.text).filter((s) => s.trim() !== '').pop() ?? '');
   const math = mathSegments(last);
   for (let k = 0; k < math.length; k += 1) {
     const segment = math[k];

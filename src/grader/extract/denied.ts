@@ -44,8 +44,11 @@ export function withoutDeniedValues(paragraph: string): string {
   return out + paragraph.slice(at);
 }
 
-/** Words that reject the value a sentence names: "fails", "is rejected", "we discard", "is extraneous", "… but $n = 8$ does not." */
-export const REJECTS = /\b(?:fails?|rejected|reject|discard(?:ed)?|extraneous|(?:does|do)\s+not\s+work|doesn['’]t\s+work|invalid|ruled?\s+out|violates?)\b|\b(?:does|do)\s*(?:not|n['’]t)\s*[.!]?\s*$/i;
+/**
+ * Words that reject the value a sentence names: "fails", "is rejected", "we discard", "is extraneous", "is too large",
+ * "… but $n = 8$ does not."
+ */
+export const REJECTS = /\b(?:fails?|rejected|reject|discard(?:ed)?|extraneous|(?:does|do)\s+not\s+work|doesn['’]t\s+work|invalid|ruled?\s+out|violates?|too\s+(?:large|small|big|many|few))\b|\b(?:does|do)\s*(?:not|n['’]t)\s*[.!]?\s*$/i;
 
 /** Words that make a sentence the conclusion even where it speaks of failing: "the least $n$ for which it never fails". */
 const CONCLUDES = /\b(?:thus|hence|therefore|so|answer|only|least|smallest|largest|greatest|minimum|maximum)\b|\b(?:not|never)\s+(?:fails?|rejected|discarded|extraneous|invalid|violates?)\b|n['’]t\s+fail/i;

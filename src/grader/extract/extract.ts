@@ -5,13 +5,16 @@
  */
 import { boxedRuns, lastBoxEnd, lastBoxedAnswer, statesNoValue } from './boxes.ts';
 import { isAsideParagraph, withoutClosingRemarks } from './remarks.ts';
-import { describesLetter, LONE_SYMBOL, mathSegments, numbers, proseWordCount, reduceMath, reduceProse, type Segment } from './segments.ts';
+import { endWindow } from './end-window.ts';
+import { withoutEndMark } from './end-mark.ts';
+import { severalQuantitiesAtEnd } from './several-quantities.ts';
+import { describesLetter, LONE_SYMBOL, mathSegments, numbers, proseWordCount, reduceMath, reduceProse } from './segments.ts';
 import { offeredAlternative } from './offered-alternative.ts';
 import { withoutDeniedValues, withoutRejections } from './denied.ts';
 import { exclusionAtEnd } from './exclusion.ts';
 import { addedSolution, concludedAfter, CONCLUDING } from './after-answer.ts';
 import { coordinatesAtEnd } from './settled-value.ts';
-import { casesAtEnd, listAt, statementAt } from './statement.ts';
+import { casesAtEnd, CORRECTED_TO, listAt, statementAt } from './statement.ts';
 import { joinedUpTo } from './joined-values.ts';
 import { closingCases, conditionFirstCases } from './condition-cases.ts';
 import { closingList } from './closing-list.ts';
@@ -40,7 +43,9 @@ const ANSWER_MARKER = new RegExp(
     // ("Ответ: 110" as the tuple (Ответ, 110)), which the rule graded wrong and sure of it.
     String.raw`\b(?:antwort|endergebnis)\s*(?:lautet|ist|:|：)\s*:?|\brespuesta\s*(?:final)?\s*(?:es|:|：)\s*:?|` +
     String.raw`\brisposta\s*(?:finale)?\s*(?:è|:|：)\s*:?|\bresposta\s*(?:final)?\s*(?:é|:|：)\s*:?|ответ\s*(?:[:：]|—|(?:равен|равн[аоы]|будет|составляет)(?![а-яё]))\s*|` +
-    headingOf(String.raw`(?:final[ \t]+)?answers?`),
+    headingOf(String.raw`(?:final[ \t]+)?answers?`) +
+    // "**Answer.** $12$", "Answer. 12": a paragraph that opens on the word and a full stop, as solutions write it.
+    String.raw`|(?:^|\n)[ \t]*(?:\*\*|__)?[ \t]*(?:final[ \t]+)?answer[ \t]*\.[ \t]*(?:\*\*|__)?(?=[ \t])`,
   'gi',
 );
 
@@ -78,9 +83,9 @@ const HEDGE_BEFORE = /\b(?:might|may|could|would)\s+(?:\w+\s+)?(?:think|guess|sa
  * only if"). "…, but I'm not sure" and "…, but I could be wrong" doubt the answer without giving another: the
  * reply's answer is still 5 (read as taken back, the reply had none, and a right 5 was graded different). A doubt
  * that names another value in its sentence ("…, but I'm not sure it is minimal; it could be $3$") still takes the
- * answer back: kept, 5 was graded equal, sure of it.
+ * answer back: kept, 5 was graded equal, sure of it. "…, but $6$ fails" rejects another value and takes nothing back.
  */
-const HEDGE_AFTER = /^[^.\n]{0,60}?[,;—–]\s*(?:but(?!\s+(?:only|also)\b|\s+I(?:'m|\s+am)\s+not\s+(?:\w+\s+)?(?:sure|certain|confident)\b(?![^.\n]*?[$\d])|\s+I\s+(?:could|might|may)\s+be\s+wrong\b(?![^.\n]*?[$\d]))|however|wait)\b/i;
+const HEDGE_AFTER = /^[^.\n]{0,60}?[,;—–]\s*(?:but(?!\s+(?:only|also)\b|\s+(?:\$[^$\n]{1,40}\$|\d[\d.,]*)\s+(?:fails|does\s*n[o']t\b|is\s+(?:not|rejected|extraneous|invalid|impossible|too)\b)|\s+I(?:'m|\s+am)\s+not\s+(?:\w+\s+)?(?:sure|certain|confident)\b(?![^.\n]*?[$\d])|\s+I\s+(?:could|might|may)\s+be\s+wrong\b(?![^.\n]*?[$\d]))|however|wait)\b/i;
 
 /** How far before and after a marker its sentence is read for a hedge. */
 const HEDGE_WINDOW = 120;
@@ -89,7 +94,8 @@ const HEDGE_WINDOW = 120;
 function hedged(response: string, start: number, end: number): boolean {
   const before = response.slice(Math.max(0, start - HEDGE_WINDOW), start).split(/[.!?。\n](?:\s|$)|\n/).pop() ?? '';
   const after = response.slice(end, end + HEDGE_WINDOW);
-  return HEDGE_BEFORE.test(before) || HEDGE_AFTER.test(after);
+  // "the answer is not 6, but rather 7": its "but" corrects the value, it takes nothing back (statement.ts).
+  return HEDGE_BEFORE.test(before) || (HEDGE_AFTER.test(after) && !CORRECTED_TO.test(after.trimStart()));
 }
 
 /** Whether the text at `at` is what a hedged announcement in its sentence states ("Suppose the answer is $5$"). */
@@ -132,15 +138,16 @@ export function announcedAnswer(response: string): { text: string; end: number }
  * @example extractAnswer('so $x = \\boxed{\\frac{1}{2}}$.') // '\\frac{1}{2}'
  */
 export function extractAnswer(response: string): string | null {
-  const own = ownTurn(response);
-  const final = afterReasoning(own);
+  // "… $x = 17$. $\blacksquare$": the mark that closes a proof or a check is no answer (end-mark.ts).
+  const own = withoutEndMark(ownTurn(response));
+  const final = withoutEndMark(afterReasoning(own));
   const answer = declaredAnswer(final) ?? unannouncedAnswer(final);
   // A reply that stops at the end of its reasoning has only the reasoning to read.
   return answer !== null || final === own ? answer : declaredAnswer(own) ?? unannouncedAnswer(own);
 }
 
 /** Boxed, announced, or a trailing choice letter: what a response declares its answer. */
-function declaredAnswer(response: string): string | null {
+export function declaredAnswer(response: string): string | null {
   const boxed = lastBoxedAnswer(response);
   const announced = announcedAnswer(response);
   // "If $n$ is even, the answer is $0$. If $n$ is odd, the answer is $1$.": the last answer given is one case of several.
@@ -186,7 +193,9 @@ function unannouncedAnswer(response: string): string | null {
   if (listed !== null) return listed;
   const all = trimmed.split(/\n\s*\n/);
   // "So there are $12$ ways.\n\nIn general, … $n(n-1)$.": a last paragraph that generalises is an aside (remarks.ts).
-  const paragraphs = all.length > 1 && isAsideParagraph(all[all.length - 1] ?? '', all[all.length - 2] ?? '') ? all.slice(0, -1) : all;
+  const kept = all.length > 1 && isAsideParagraph(all[all.length - 1] ?? '', all[all.length - 2] ?? '') ? all.slice(0, -1) : all;
+  // A paragraph of one clause looped until the window was full is read at its end only (end-window.ts).
+  const paragraphs = [...kept.slice(0, -1), endWindow(kept[kept.length - 1] ?? '')];
   // "If $n$ is even, the answer is $0$. If $n$ is odd, it is $1$.": cases whose conditions come first (condition-cases.ts).
   const lastParagraph = paragraphs[paragraphs.length - 1] ?? '';
   const byCases = conditionFirstCases(lastParagraph);
@@ -227,7 +236,7 @@ function unannouncedAnswer(response: string): string | null {
   if (describesLetter(before, lastMath.text)) return reduceProse(`${sentence}${describedAfter}`, 'last');
   if (DESCRIPTION_OF_NUMBER.test(before)) return `${sentence}${describedAfter}`.trim();
   // "The solutions are $x = 2$ and $x = -3$.": the segments that only separators join are one answer.
-  return casesAtEnd(last, math) ?? exclusionAtEnd(last, math) ?? offeredAlternative(last, math) ?? coordinatesAtEnd(last, math) ?? reduceMath(joinedUpTo(last, math, math.length - 1));
+  return casesAtEnd(last, math) ?? severalQuantitiesAtEnd(last, math) ?? exclusionAtEnd(last, math) ?? offeredAlternative(last, math) ?? coordinatesAtEnd(last, math) ?? reduceMath(joinedUpTo(last, math, math.length - 1));
 }
 
 /** "there are 12 distinct sequences": a count stated in words. */
@@ -333,8 +342,15 @@ export function finalAnswers(response: string): string[] {
   // After a box, "Therefore the answer is 13." gives another answer as much as "Final answer: 13" does.
   const announced = boxed.length > 0 ? [...text.matchAll(ANSWER_MARKER)].filter((m) => !hedged(text, m.index, m.index + m[0].length)) : [];
   const finalMarked = [...text.matchAll(FINAL_ANSWER_MARKER)];
+  // Each place once (a "final answer" is an announcement too), by a set: a search of all markers for each was
+  // quadratic in a reply that repeats "Final answer:" thousands of times.
+  const places = new Set<number>();
   const markers = [...finalMarked, ...announced]
-    .filter((m, k, all) => m.index >= afterBoxes && all.findIndex((other) => other.index === m.index) === k)
+    .filter((m) => {
+      if (m.index < afterBoxes || places.has(m.index)) return false;
+      places.add(m.index);
+      return true;
+    })
     .sort((a, b) => a.index - b.index)
     .slice(-MARKERS_READ);
   const saysFinal = new Set(finalMarked.map((m) => m.index));
@@ -349,47 +365,4 @@ export function finalAnswers(response: string): string[] {
     .map((s) => s.answer);
   // "$\boxed{12}$. So there are $13$ ways in total.": a conclusion after the last box states an answer too.
   return [...boxed, ...stated, ...concludedAfter(text, afterBoxes, extractAnswer)];
-}
-
-/**
- * Looser extraction for responses that neither box nor announce an answer:
- * after what {@link extractAnswer} reads first (box, announcement, choice
- * letter), whichever comes last of the last math segment
- * and the last number in prose (`numbers: false` leaves numbers out, for
- * graders that only read LaTeX). Meant for grading free-form outputs (other
- * graders' test data, chat models), not for the runtime's own prompts, which
- * ask for `\boxed{}`.
- */
-export function extractFinalMath(whole: string, options?: { numbers?: boolean }): string | null {
-  // What follows the reasoning, as extractAnswer reads it; all of it when nothing does.
-  const final = afterReasoning(whole);
-  const response = final.trim() === '' ? whole : final;
-  const strict = declaredAnswer(response);
-  if (strict !== null) return strict;
-  const math = mathSegments(response);
-  const lastMath = math[math.length - 1];
-  const outside = blankOut(response, math);
-  const nums = options?.numbers === false ? [] : numbers(outside);
-  const lastNumber = nums[nums.length - 1];
-  const chosen = pickLater(lastMath, lastNumber);
-  if (chosen === undefined) return null;
-  return chosen === lastMath ? reduceMath(chosen.text) : chosen.text;
-}
-
-function pickLater(a: Segment | undefined, b: Segment | undefined): Segment | undefined {
-  if (a === undefined) return b;
-  if (b === undefined) return a;
-  return b.start > a.start ? b : a;
-}
-
-/** Replaces the given segments by spaces so numbers inside them are not found twice. */
-function blankOut(text: string, segments: readonly Segment[]): string {
-  const pieces: string[] = [];
-  let at = 0;
-  for (const s of segments) {
-    pieces.push(text.slice(at, s.start), ' '.repeat(s.end - s.start));
-    at = s.end;
-  }
-  pieces.push(text.slice(at));
-  return pieces.join('');
 }

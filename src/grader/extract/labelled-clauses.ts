@@ -6,6 +6,7 @@
  * right sum 3 graded different; a wrong larger root passed where the smaller
  * was asked). The grade reads these clauses with the question (grade.ts).
  */
+import { endWindow } from './end-window.ts';
 import { joinedUpTo } from './joined-values.ts';
 import { mathSegments, sentencesOf } from './segments.ts';
 
@@ -34,7 +35,8 @@ const LETTER_VALUE = /^\s*([a-zA-Z])\s*=/;
 
 /** The sentences of the last paragraph of `text`. */
 function lastSentences(text: string): string[] {
-  const paragraph = text.trim().split(/\n\s*\n/).pop() ?? '';
+  // A paragraph looped until the window was full is read at its end only (end-window.ts).
+  const paragraph = endWindow(text.trim().split(/\n\s*\n/).pop() ?? '');
   return sentencesOf(paragraph).map((sentence) => sentence.text.trim()).filter((sentence) => sentence !== '');
 }
 

@@ -9,6 +9,7 @@
 import { ALTERNATIVE, statementAt } from './statement.ts';
 import { JOINER } from './joined-values.ts';
 import type { Segment } from './segments.ts';
+import { lastBoxedAnswer, lastBoxEnd } from './boxes.ts';
 
 /** The statement from the math before the last of `paragraph` when the last is offered as its alternative, else null. */
 export function offeredAlternative(paragraph: string, math: readonly Segment[]): string | null {
@@ -16,7 +17,41 @@ export function offeredAlternative(paragraph: string, math: readonly Segment[]):
   const previous = math[math.length - 2];
   if (lastMath === undefined || previous === undefined) return null;
   const gap = paragraph.slice(previous.end, lastMath.start);
+  // "Hence $x = 7$. Alternatively, $x = 8$ if …": a sentence that offers another value hedges the one before it.
+  if (ALTERNATIVE_SENTENCE.test(gap) && previous.text.replace(/\s+/g, '') !== lastMath.text.replace(/\s+/g, '')) {
+    return paragraph.slice(previous.start).replace(/\$/g, '').replace(/\s+/g, ' ').trim();
+  }
   // "$x = 2$ or $x = 3$": a plain "or" joins the two into one answer already.
-  if (JOINER.test(gap) || !ALTERNATIVE.test(`${gap}$`)) return null;
+  // "$7$, though $8$ might also work": the words after the offered value say it is offered.
+  if (JOINER.test(gap) || !ALTERNATIVE.test(paragraph.slice(previous.end, lastMath.end + ALTERNATIVE_REACH))) return null;
   return statementAt(paragraph, previous.start);
 }
+
+/**
+ * Between two values, the start of a sentence that offers the second instead: "… $x = 7$. Alternatively, $x = 8$ …",
+ * "… $12$. Or perhaps $13$.", "… $12$. Maybe $13$, though." Read as the last math, the offered 8 was graded equal to
+ * a reference 8, sure of it; the two are read as one hedged statement, which only a reader settles.
+ */
+const ALTERNATIVE_SENTENCE = /^[^\n$]{0,60}?[.!?]\s+(?:alternatively|or\s+(?:perhaps|maybe|possibly|else)|perhaps|maybe|possibly)\b[^.\n$]{0,40}$/i;
+
+/**
+ * Whether the last box of `final` is followed, in its sentence, by another value it offers: "$\boxed{12}$, or perhaps
+ * $13$", "\boxed{12} (or possibly 13)", "$\boxed{12}$, though it could be $13$". The box is then one of two candidate
+ * answers and the reply hedges between them: read alone, the box's 12 was graded equal to a reference 12, sure of it.
+ */
+export function alternativeAfterLastBox(final: string): boolean {
+  const end = lastBoxEnd(final);
+  if (end < 0) return false;
+  const after = final.slice(end, end + ALTERNATIVE_REACH);
+  if (ALTERNATIVE.test(after)) return true;
+  // "$\boxed{12}$.\n\nOr perhaps $13$?": a sentence after the box that offers another value hedges it as well.
+  const offered = OFFERED_AFTER_BOX.exec(after)?.[1];
+  const squeezed = (tex: string): string => tex.replace(/[\s$]+/g, '');
+  return offered !== undefined && squeezed(offered) !== squeezed(lastBoxedAnswer(final) ?? '');
+}
+
+/** A sentence or a paragraph right after a box that opens on a hedge and offers a value: the value. */
+const OFFERED_AFTER_BOX = /^[^\n]{0,10}?(?:[.!?]\s+|\n\s*)(?:alternatively|or\s+(?:perhaps|maybe|possibly|else)|perhaps|maybe|possibly)\b[^.\n$\d]{0,20}(\$[^$\n]{1,40}\$|\d[\d.,/]*)/i;
+
+/** How far after a box its alternative is looked for: the rest of its sentence. */
+const ALTERNATIVE_REACH = 200;

@@ -14,6 +14,8 @@ import { mathSegments, type Segment } from './segments.ts';
 import { CASE_THEN_ANOTHER } from './joined-values.ts';
 import { freeLetters, secondCoordinate } from './settled-value.ts';
 import { mathLetters } from '../latex/math-letters.ts';
+import { CAVEAT, isValueCheck } from './value-check.ts';
+import { REJECTS } from './denied.ts';
 
 /**
  * Openers of a remark after a value, in its sentence: a reason, where the
@@ -22,8 +24,14 @@ import { mathLetters } from '../latex/math-letters.ts';
  * their mathematics names no letter of the value ("where the side is $4$",
  * not "where $k$ is an integer"): see {@link remarkAt}.
  */
+/**
+ * ", about $16.7\%$", ", or approximately $1.414$", ", i.e. roughly …": the value again, rounded. Read as the last math,
+ * the rounding was the answer (unsure against the exact reference), and in ", about $3$ per case" another value was.
+ */
+const APPROXIMATELY = String.raw`(?:(?:or|i\.\s?e\.,?|that\s+is,?)\s+)?(?:about|approximately|approx\.?|roughly|around|nearly|almost)`;
+
 const REMARK_AFTER_COMMA = new RegExp(
-  String.raw`^\s*[,;，；]\s*(?:(?:(?:and\s+)?(?:indeed|as\s+a\s+check|checking)|where|with|given(?:\s+that)?|as(?!\s+(?:well|also)\b|\s+(?:is|are|does|do)\s+(?:\$|\\\(|-?\d))|since|because|(?:for|in|at)\s+which|using|obtained|attained|achieved|reached|realized|occurring|` +
+  String.raw`^\s*[,;，；]\s*(?:${APPROXIMATELY}|(?:(?:and\s+)?(?:indeed|as\s+a\s+check|checking)|where|with|given(?:\s+that)?|as(?!\s+(?:well|also)\b|\s+(?:is|are|does|do)\s+(?:\$|\\\(|-?\d))|since|because|(?:for|in|at)\s+which|using|obtained|attained|achieved|reached|realized|occurring|` +
     String.raw`which(?!\s+(?:gives?|yields?|equals?|simplifies|reduces|becomes|means|is\s+(?:equal|exactly|\$|\\\(|-?\d)))|` +
     String.raw`and\s+(?:it|this|equality|they)\s+(?:occurs?|holds?|is|are)\b|and\s+(?:is|are)\s+(?:attained|achieved|reached|obtained|realized)|equality\s+(?:holds|occurs)|the\s+\p{L}+\s+being|` +
     // ", not $7$": a value set against the answer (announced answers drop it as well: statement.ts).
@@ -106,16 +114,22 @@ function isAside(sentence: string, before: string): boolean {
 
 /** Whether `sentence` checks, illustrates or leaves the answer stated before it in `before`: a remark, not the answer. */
 function isRemarkSentence(sentence: string, before: string): boolean {
-  return REMARK_SENTENCE.test(sentence) || (SUBSTITUTION.test(sentence) && onlyChecks(sentence, before)) || isAside(sentence, before);
+  // "$5^2 = 25$ works.", "There is one subtlety: $n = 0$.": a check or a caveat after the answer (value-check.ts).
+  const checkOrCaveat = isValueCheck(sentence) || CAVEAT.test(sentence);
+  return checkOrCaveat || REMARK_SENTENCE.test(sentence) || (SUBSTITUTION.test(sentence) && onlyChecks(sentence, before)) || isAside(sentence, before);
 }
 
-/** Whether a paragraph opens on a generalisation or a counterfactual of the answer in `before`: an aside after it. */
+/**
+ * Whether a paragraph opens on a generalisation or a counterfactual of the answer in `before`, or is a check of it or
+ * a caveat ("Thus $x = 5$.\n\n$5^2 = 25$ works."): an aside after it.
+ */
 export function isAsideParagraph(paragraph: string, before: string): boolean {
-  return isAside(paragraph, before);
+  return isAside(paragraph, before) || isValueCheck(paragraph) || CAVEAT.test(paragraph);
 }
 
 /** Where a sentence ends outside mathematics: a line break, or ".", "!", "?" before a space or the end. */
-const SENTENCE_END = /\n|[.!?](?=\s|$)/g;
+// "i.e. $1$", "e.g. $2$": the period of an abbreviation ends no sentence.
+const SENTENCE_END = /\n|(?<!\b(?:i\.e|e\.g))[.!?](?=\s|$)/g;
 
 /** How far before the last math of a paragraph a remark may open: a remark is a clause, not a page. */
 const REMARK_REACH = 300;
@@ -159,6 +173,8 @@ function remarkAt(rest: string, named: ReadonlySet<string>, later: readonly Segm
   }
   // "$x = -7$ rather than $7$": a value set against the answer.
   if (SET_AGAINST.test(rest)) return true;
+  // "$x = 5$, and $5^2 = 25$ works.": a clause that checks the value (value-check.ts).
+  if (/^\s*[,;]/.test(rest) && isValueCheck(rest)) return true;
   // "the count is $4$ for $n = 3$": the case a constant is reached in; "$f(x) = 0$ for $x < 0$" ranges the value's letter.
   if (/^\s+for\s*(?:\$|\\\()/.test(rest)) return !CASE_THEN_ANOTHER.test(rest) && !later.some((s) => [...letters(s.text)].some((letter) => named.has(letter)));
   const opener = REMARK_AFTER_COMMA.exec(rest);
@@ -197,6 +213,8 @@ function withoutRemarkSentences(paragraph: string): string {
  * closed before it ("(since $a=5$), that is $12$"), or a consequence ("where $s = 4$, so $V = 64$").
  */
 function leadsOn(words: string): boolean {
+  // ", i.e. about $1.414$": the value rounded leads on to nothing of its own.
+  if (new RegExp(String.raw`^\s*[,;]\s*${APPROXIMATELY}\s*\$?\s*$`, 'i').test(words)) return false;
   // Inside an aside, "that is" restates the value the aside is about; after a comma it leads on.
   if (/^\s*[(（]/.test(words)) return /[)）]/.test(words);
   // "…, since the equation is symmetric, $x = -1$": a clause in words closed by its comma, the math after it the sentence's own.
@@ -252,6 +270,9 @@ export function withoutClosingRemarks(paragraph: string): string {
     const named = new Set(before.flatMap((s) => [...freeLetters(s.text)]));
     const later = near.filter((s) => s.start > m.index);
     if (secondCoordinate(text, before[before.length - 1], later[0])) continue;
+    // "$n = 12$ is too large; the largest valid $n$ is $11$": a clause that rejects its value ends there, and the clause
+    // after the semicolon is the answer, no aside (cut as one, the rejected 12 was graded, sure of it).
+    if (/^;/.test(m[0]) && REJECTS.test(text.slice(before[before.length - 1]?.end ?? 0, m.index))) continue;
     // Words with no comma before them open a remark only right after the value: "$4$ for $n = 3$", "$x = 2$ since …".
     // "for $x = 2$ and for $x = 3$" lists where the answer holds; "$x = 2$, and since $x > 0$, $y = 4$" leads on to y.
     if (/^\s$/.test(m[0]) && text.slice(before[before.length - 1]?.end ?? 0, m.index).trim() !== '') continue;

@@ -92,7 +92,8 @@ export function sentencesOf(text: string): Array<{ start: number; text: string }
   // Segments and stops both come in order: one walk over the segments, where a search of all of them for each stop
   // was quadratic (a paragraph of 16,000 short sentences took seconds, read on every response by the case rule).
   let next = 0;
-  for (const m of text.matchAll(/\n|[.!?](?=\s|$)/g)) {
+  // "i.e. $1$", "e.g. $2$": the period of an abbreviation ends no sentence.
+  for (const m of text.matchAll(/\n|(?<!\b(?:i\.e|e\.g))[.!?](?=\s|$)/g)) {
     while ((math[next]?.end ?? Infinity) <= m.index) next += 1;
     const around = math[next];
     if (around !== undefined && around.start <= m.index) continue;

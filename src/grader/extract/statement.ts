@@ -25,12 +25,13 @@ const QUALIFIER = /^[\s*]*,?\s*(?:for\s+(?:some|all|every|any|each)|where|with|w
 
 /**
  * Words that offer another value after the answer: "or possibly $13$", "(perhaps $13$)",
- * "for $n \ge 3$, or $0$ otherwise", "though it could be $13$": right after it, or after a comma or a parenthesis close by.
+ * "for $n \ge 3$, or $0$ otherwise", "though it could be $13$", "although $13$ also seems plausible": right after it, or
+ * after a comma or a parenthesis close by.
  * "or approximately $0.866$", "(or equivalently $\frac{24}{2}$)" restate the answer rather than
  * offer another: read as an alternative, a right \frac{\sqrt3}{2} was graded different, sure of it.
  */
 export const ALTERNATIVE =
-  /^(?:[\s(*]*|[^.\n]{0,40}?[,;(]\s*)(?:or(?![\s,]*(?:equivalently|approximately|approx\b|about|roughly|around|nearly|almost|in\s+decimal|as\s+a\s+decimal|\$?\s*\\approx|≈))|perhaps|possibly|maybe|(?:though|although|but)\s+it\s+(?:could|might|may)\s+(?:also\s+)?be)\b[^.\n]*?(?:\$|\\[([]|\d)/i;
+  /^(?:[\s(*]*|[^.\n]{0,40}?[,;(]\s*)(?:or(?![\s,]*(?:equivalently|approximately|approx\b|about|roughly|around|nearly|almost|in\s+decimal|as\s+a\s+decimal|\$?\s*\\approx|≈))|perhaps|possibly|maybe|(?:though|although|but)\s+it\s+(?:could|might|may)\s+(?:also\s+)?be|(?:though|although|but)(?=\s+(?:\$[^$\n]{1,40}\$|\d[\d.,]*)\s+(?:also\s+|too\s+)?(?:seems|looks|might|could|may|would|is\s+(?:also|possible|plausible)|remains\s+possible)\b))\b[^.\n]*?(?:\$|\\[([]|\d)/i;
 
 /** Words after the answer that add another value to it: "; moreover $x = 2$ …", ", and also $x = 2$ works". */
 const ADDS_ANOTHER = /^[\s*]*[,;]\s*(?:moreover|furthermore|additionally|in\s+addition|and\s+also|also)\b[^.\n]*?(?:\$|\\[([]|\d)/i;
@@ -39,7 +40,7 @@ const ADDS_ANOTHER = /^[\s*]*[,;]\s*(?:moreover|furthermore|additionally|in\s+ad
 const QUALIFIER_LENGTH = 160;
 
 /** A sentence ends at a line break, a period followed by a space or the end, or "。". */
-const SENTENCE_END = /\n|\.(?=\s|$)|。/g;
+const SENTENCE_END = /\n|(?<!\b(?:i\.e|e\.g))\.(?=\s|$)|。/g;
 
 /** Where the sentence that goes on at `from` ends, skipping ends inside math segments. */
 function sentenceEnd(text: string, from: number, segments: readonly Segment[]): number {
@@ -195,11 +196,20 @@ export function statementAt(response: string, end: number): string | null {
   return items?.join(', ') ?? statementOf(response.slice(end, end + STATEMENT_WINDOW));
 }
 
-/** A reason or remark after an answer, to the end of its sentence: ", which is odd", ", since 3 divides it", "(since 2^3 = 8)", ": plugging in gives …", ", not 15". */
-const REASON_AFTER = /,\s*(?:which|since|because|as|where|that\s+is|i\.\s?e\.)\b[\s\S]*$|\s*\(\s*(?:since|because)\b[^()]*\)\s*$|:\s[\s\S]*$|(?:,|\s+and)\s*not\s+(?=[-\d$\\])[\s\S]*$|,\s*а\s+не\s[\s\S]*$|[,，]\s*不是[\s\S]*$/i;
+/**
+ * A reason or remark after an answer, to the end of its sentence: ", which is odd", ", since 3 divides it", "(since
+ * 2^3 = 8)", ": plugging in gives …", ", not 15", "(and not 13, a common mistake)", ", but 8 does not work".
+ */
+const REASON_AFTER = /,\s*(?:which|since|because|as|where|that\s+is|i\.\s?e\.)\b[\s\S]*$|\s*\(\s*(?:since|because|(?:and\s+|but\s+)?not(?=\s+[-\d$\\]))\b[^()]*\)\s*$|:\s[\s\S]*$|(?:,|\s+and)\s*not\s+(?=[-\d$\\])[\s\S]*$|,\s*but\s+(?:\$[^$\n]{1,40}\$|\d[\d.,]*)\s+(?:fails|does\s*n[o']t\b|is\s+(?:not|rejected|extraneous|invalid|impossible|too)\b)[\s\S]*$|,\s*а\s+не\s[\s\S]*$|[,，]\s*不是[\s\S]*$/i;
 
 /** "probably", "most likely", "presumably", "I think", "certainly" before a stated value. */
 const BELIEF_ADVERB = /^(?:(?:most|very|quite)\s+)?(?:probably|likely|presumably|perhaps|maybe|possibly|certainly|definitely|surely|clearly|I\s+(?:think|believe|guess))\s*,?\s+(?=not\b|neither\b|[-$\\\d(]|\*\*)/i;
+
+/**
+ * "not $6$ but $7$", "not 6, but rather 7", "not $6$; it is $7$": a value set aside and the one the statement corrects
+ * to, up to where that one starts. Not "not only $6$ but also $7$", which gives both.
+ */
+export const CORRECTED_TO = /^not\s+(?!only\b)(?:\$[^$\n]{1,40}\$|\d[\d.,/]*|[^\s.,;$]{1,20})\s*(?:,\s*|;\s*)?(?:but(?:\s+(?:rather|instead))?|(?:it\s+is|it's|rather))\s+(?=[$\\\d(-]|\*\*)/i;
 
 /** The answer a statement starts with. */
 function statementOf(text: string): string | null {
@@ -208,13 +218,16 @@ function statementOf(text: string): string | null {
   // not $4$" keeps its "not". Kept, "probably $4$" was a text graded different from a right 4, and "probably not $4$"
   // was read as 4.
   const rest = text.replace(/^[\s*]*(?:\}[\s*]*)?/, '').replace(BELIEF_ADVERB, '');
+  // "The answer is not $6$ but $7$.": the value it corrects to is the statement; read whole, it was unsure either way.
+  const corrected = CORRECTED_TO.exec(rest);
+  if (corrected !== null) return statementOf(rest.slice(corrected[0].length));
   const segments = mathSegments(rest);
   if (segments[0]?.start === 0) return mathStatement(rest, segments);
   // The sentence ends at a line break or at a period followed by a space or
   // the end (a period between digits is a decimal point).
   // "7, which is odd", "12, since …": a reason after the answer is not part of it.
   // "the minimum is $1$, attained at $x = 0$": a remark after the value is no part of it (remarks.ts).
-  const sentence = withoutClosingRemarks(rest.split(/\n|\.(?=\s|$)|。/)[0] ?? '').replace(/\.$/, '').replace(REASON_AFTER, '');
+  const sentence = withoutClosingRemarks(rest.split(/\n|(?<!\b(?:i\.e|e\.g))\.(?=\s|$)|。/)[0] ?? '').replace(/\.$/, '').replace(REASON_AFTER, '');
   // "12 (twelve)", "7 (in total)": a remark in words after a number is not part of it.
   const cleaned = sentence.replace(/\*\*/g, '').replace(/(\d)\s*\([\p{L}\s,'-]*\p{L}{2}[\p{L}\s,'-]*\)\s*$/u, '$1').trim();
   // "neither 12 nor 15", "not 7": a number it names is not the answer.

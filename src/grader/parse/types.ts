@@ -78,6 +78,12 @@ export interface Grade {
   verdict: Verdict;
   pred: string;
   gold: string;
+  /**
+   * The reading of the prediction the grade compared, as written: the extracted answer, or the clause or the count its
+   * question asks for (asked-answer.ts); null for no prediction. A result line shows it and a vote counts it, so that
+   * neither reads the response a second time.
+   */
+  answer: string | null;
 }
 
 /** Comparison operators of a relation, after synonyms are unified. */
