@@ -1,0 +1,27 @@
+/**
+ * Near misses of the grader9 rules that an independent review found graded wrong: the same trigger words ("but",
+ * "about", "caveat", "perhaps", "Alternatively") in a hedge, in an innocent use or around a wrong value. Every case was
+ * written for this project.
+ */
+import { describe, it } from 'vitest';
+import { expectReplies } from './grader-verdicts.ts';
+
+describe('"but" and another value that the words after it do not reject', () => {
+  it('still takes the announced answer back', () => {
+    // Read as rejections, "…, but $8$ is too." (8 is an answer as well) and "is not excluded" left 7 equal, sure of it.
+    const open = [
+      'Thus the answer is $7$, but $8$ is too.',
+      'Thus the answer is $7$, but $8$ is not excluded.',
+      'Thus the answer is $7$, but $8$ is not ruled out either.',
+      'Thus the answer is $7$, but $8$ does not seem impossible.',
+      'Thus the answer is $7$, but $8$ is not much different, so maybe $8$.',
+      'So we get 7, but 8 is too.',
+    ];
+    expectReplies(open, { 7: 'not equal', 8: 'not equal' });
+  });
+
+  it('keeps the answer where they reject it', () => {
+    const rejected = ['Thus the answer is $7$, but $8$ fails.', 'Thus the answer is $7$, but $8$ does not work.', 'Thus the answer is $7$, but $8$ is too large.', 'Thus the answer is $7$, but $8$ does not.', 'Thus the answer is $7$, but $8$ is not a solution.'];
+    expectReplies(rejected, { 7: 'equal', 8: 'different' });
+  });
+});
