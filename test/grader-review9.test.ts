@@ -25,3 +25,16 @@ describe('"but" and another value that the words after it do not reject', () => 
     expectReplies(rejected, { 7: 'equal', 8: 'different' });
   });
 });
+
+describe('a word of rounding that no value follows', () => {
+  it('opens no remark: the sentence goes on to its answer', () => {
+    // Cut at ", approximately half", the 5 before it was the answer: a wrong 5 equal, the right 4 different.
+    const replies = ['We fix $5$ points, approximately half, and the count is $4$.', 'We choose $5$ of them, roughly a third, so the count is $4$.'];
+    expectReplies(replies, { 4: 'equal', 5: 'different' });
+  });
+
+  it('still cuts a rounding of the value', () => {
+    expectReplies(['Hence $P = \\frac{1}{6}$, about $16.7\\%$.'], { '\\frac16': 'equal' });
+    expectReplies(['So there are $12$ ways, about $3$ per case.'], { 12: 'equal', 3: 'different' });
+  });
+});

@@ -18,20 +18,22 @@ import { CAVEAT, isValueCheck } from './value-check.ts';
 import { REJECTS } from './denied.ts';
 
 /**
+ * ", about $16.7\%$", ", or approximately $1.414$", ", i.e. roughly …": the value again, rounded. Read as the last math,
+ * the rounding was the answer (unsure against the exact reference), and in ", about $3$ per case" another value was.
+ * A rounding states a value: ", approximately half, and the count is $4$" goes on to the answer (cut there, the 4
+ * before it was read, a wrong value graded equal, sure of it).
+ */
+const APPROXIMATELY = String.raw`(?:(?:or|i\.\s?e\.,?|that\s+is,?)\s+)?(?:about|approximately|approx\.?|roughly|around|nearly|almost)`;
+
+/**
  * Openers of a remark after a value, in its sentence: a reason, where the
  * value is reached, how it was found, an aside in a parenthesis or after a
  * dash, a clause after a semicolon. "where" and "with" open one only when
  * their mathematics names no letter of the value ("where the side is $4$",
  * not "where $k$ is an integer"): see {@link remarkAt}.
  */
-/**
- * ", about $16.7\%$", ", or approximately $1.414$", ", i.e. roughly …": the value again, rounded. Read as the last math,
- * the rounding was the answer (unsure against the exact reference), and in ", about $3$ per case" another value was.
- */
-const APPROXIMATELY = String.raw`(?:(?:or|i\.\s?e\.,?|that\s+is,?)\s+)?(?:about|approximately|approx\.?|roughly|around|nearly|almost)`;
-
 const REMARK_AFTER_COMMA = new RegExp(
-  String.raw`^\s*[,;，；]\s*(?:${APPROXIMATELY}|(?:(?:and\s+)?(?:indeed|as\s+a\s+check|checking)|where|with|given(?:\s+that)?|as(?!\s+(?:well|also)\b|\s+(?:is|are|does|do)\s+(?:\$|\\\(|-?\d))|since|because|(?:for|in|at)\s+which|using|obtained|attained|achieved|reached|realized|occurring|` +
+  String.raw`^\s*[,;，；]\s*(?:${APPROXIMATELY}(?=\s*(?:\$|\\\(|-?\d))|(?:(?:and\s+)?(?:indeed|as\s+a\s+check|checking)|where|with|given(?:\s+that)?|as(?!\s+(?:well|also)\b|\s+(?:is|are|does|do)\s+(?:\$|\\\(|-?\d))|since|because|(?:for|in|at)\s+which|using|obtained|attained|achieved|reached|realized|occurring|` +
     String.raw`which(?!\s+(?:gives?|yields?|equals?|simplifies|reduces|becomes|means|is\s+(?:equal|exactly|\$|\\\(|-?\d)))|` +
     String.raw`and\s+(?:it|this|equality|they)\s+(?:occurs?|holds?|is|are)\b|and\s+(?:is|are)\s+(?:attained|achieved|reached|obtained|realized)|equality\s+(?:holds|occurs)|the\s+\p{L}+\s+being|` +
     // ", not $7$": a value set against the answer (announced answers drop it as well: statement.ts).
