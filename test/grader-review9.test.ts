@@ -38,3 +38,18 @@ describe('a word of rounding that no value follows', () => {
     expectReplies(['So there are $12$ ways, about $3$ per case.'], { 12: 'equal', 3: 'different' });
   });
 });
+
+describe('a caveat that carries on to a value', () => {
+  it('corrects the answer before it: the value it gives is the answer', () => {
+    // Cut as an aside, the naive 5 was the answer: the right 4 different, a wrong 5 equal, sure of it.
+    const replies = [
+      'We get $5$ from the naive count. One caveat: the empty set is excluded, so the true count is $4$.',
+      'A naive count gives $5$. A subtle point is that two of them coincide, giving $4$.',
+    ];
+    expectReplies(replies, { 4: 'equal', 5: 'different' });
+  });
+
+  it('is still an aside where it gives no value', () => {
+    expectReplies(['So the count is $12$. There is one subtlety: $n = 0$.', 'So the answer is $12$. As an aside, the count for $n = 3$ is $5$.'], { 12: 'equal', 0: 'different', 5: 'different' });
+  });
+});

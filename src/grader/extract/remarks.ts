@@ -14,7 +14,7 @@ import { mathSegments, type Segment } from './segments.ts';
 import { CASE_THEN_ANOTHER } from './joined-values.ts';
 import { freeLetters, secondCoordinate } from './settled-value.ts';
 import { mathLetters } from '../latex/math-letters.ts';
-import { CAVEAT, isValueCheck } from './value-check.ts';
+import { isCaveat, isValueCheck } from './value-check.ts';
 import { REJECTS } from './denied.ts';
 
 /**
@@ -117,7 +117,7 @@ function isAside(sentence: string, before: string): boolean {
 /** Whether `sentence` checks, illustrates or leaves the answer stated before it in `before`: a remark, not the answer. */
 function isRemarkSentence(sentence: string, before: string): boolean {
   // "$5^2 = 25$ works.", "There is one subtlety: $n = 0$.": a check or a caveat after the answer (value-check.ts).
-  const checkOrCaveat = isValueCheck(sentence) || CAVEAT.test(sentence);
+  const checkOrCaveat = isValueCheck(sentence) || isCaveat(sentence);
   return checkOrCaveat || REMARK_SENTENCE.test(sentence) || (SUBSTITUTION.test(sentence) && onlyChecks(sentence, before)) || isAside(sentence, before);
 }
 
@@ -126,7 +126,7 @@ function isRemarkSentence(sentence: string, before: string): boolean {
  * a caveat ("Thus $x = 5$.\n\n$5^2 = 25$ works."): an aside after it.
  */
 export function isAsideParagraph(paragraph: string, before: string): boolean {
-  return isAside(paragraph, before) || isValueCheck(paragraph) || CAVEAT.test(paragraph);
+  return isAside(paragraph, before) || isValueCheck(paragraph) || isCaveat(paragraph);
 }
 
 /** Where a sentence ends outside mathematics: a line break, or ".", "!", "?" before a space or the end. */
