@@ -53,3 +53,22 @@ describe('a caveat that carries on to a value', () => {
     expectReplies(['So the count is $12$. There is one subtlety: $n = 0$.', 'So the answer is $12$. As an aside, the count for $n = 3$ is $5$.'], { 12: 'equal', 0: 'different', 5: 'different' });
   });
 });
+
+describe('words after a box that offer no other value', () => {
+  it('leave the box the answer', () => {
+    // Read as an offered alternative, each made a right box unsure.
+    const replies = [
+      '$\\boxed{4}$ (perhaps easiest via $2 + 2$).',
+      '$\\boxed{4}$, or perhaps more simply $2 + 2$.',
+      '$\\boxed{4}$, possibly the intended answer since $2 + 2 = 4$.',
+      'The answer is $\\boxed{4}$ (possibly written as $4.0$ in other sources).',
+      '\\boxed{4}\n\nPerhaps surprisingly, this is the only value: $4$.',
+    ];
+    expectReplies(replies, { 4: 'equal', 5: 'different' });
+  });
+
+  it('still make a box unsure where they offer another value', () => {
+    const hedges = ['The answer is $\\boxed{4}$, or perhaps $5$.', 'The answer is $\\boxed{4}$ (maybe $5$ if zero counts).', 'The answer is $\\boxed{4}$; possibly $5$.', 'So $\\boxed{4}$, though it could be $5$.', 'Thus \\boxed{4} or maybe 5.'];
+    expectReplies(hedges, { 4: 'unsure', 5: 'not equal' });
+  });
+});

@@ -41,8 +41,20 @@ const ALTERNATIVE_SENTENCE = /^[^\n$]{0,60}?[.!?]\s+(?:alternatively|or\s+(?:per
  */
 export function alternativeAfterLastBox(final: string): boolean {
   const end = lastBoxEnd(final);
-  return end >= 0 && ALTERNATIVE.test(final.slice(end, end + ALTERNATIVE_REACH));
+  if (end < 0) return false;
+  const after = final.slice(end, end + ALTERNATIVE_REACH);
+  // The math that closes around the box ("$\boxed{12}$, or …") is no value offered after it.
+  return ALTERNATIVE.test(after) && OFFERED_NEXT.test(after.replace(/^\s*(?:\$\$?|\\[)\]])/, ''));
 }
+
+/**
+ * The hedge after a box offers a value right after its words ("or perhaps $13$", "(maybe $13$ if …)", "; possibly
+ * $13$", "though it could be $13$", "although $13$ is also possible"), in the box's line. ALTERNATIVE alone also took
+ * "(perhaps easiest via $2 + 2$)", ", or perhaps more simply $2 + 2$", "(possibly written as $4$ …)" and a next
+ * paragraph's "Perhaps surprisingly, … $4$" for a second answer: a right box graded unsure.
+ */
+const OFFERED_NEXT =
+  /^(?:[ \t(*]*|[^.\n]{0,40}?[,;(][ \t]*)(?:or[ \t]+(?:else[ \t]+)?|(?:though|although|but)[ \t]+(?:it[ \t]+(?:could|might|may)[ \t]+(?:also[ \t]+)?be[ \t]+)?)?(?:(?:perhaps|possibly|maybe)[ \t]+)?(?:(?:even|also|just|instead|rather)[ \t]+)?(?:\$|\\[([]|\\boxed|-?\d)/i;
 
 /** How far after a box its alternative is looked for: the rest of its sentence. */
 const ALTERNATIVE_REACH = 200;
