@@ -72,3 +72,14 @@ describe('words after a box that offer no other value', () => {
     expectReplies(hedges, { 4: 'unsure', 5: 'not equal' });
   });
 });
+
+describe('a sentence that finds the same value another way', () => {
+  it('is no alternative to the answer', () => {
+    // Compared whole, "x = 4" and "9 - 5 = 4" differed and the two were read as a hedge: the right 4 unsure.
+    expectReplies(['Hence $x = 4$. Alternatively, one can count complements: $9 - 5 = 4$.'], { 4: 'equal', 5: 'different' });
+  });
+
+  it('still hedges where it offers another value', () => {
+    expectReplies(['Hence $x = 4$. Alternatively, $x = 5$ if negative values are allowed.', 'Hence $x = 4$. Alternatively, one can count complements: $9 - 4 = 5$.'], { 4: 'not equal', 5: 'not equal' });
+  });
+});

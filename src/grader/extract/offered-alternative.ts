@@ -18,13 +18,22 @@ export function offeredAlternative(paragraph: string, math: readonly Segment[]):
   if (lastMath === undefined || previous === undefined) return null;
   const gap = paragraph.slice(previous.end, lastMath.start);
   // "Hence $x = 7$. Alternatively, $x = 8$ if …": a sentence that offers another value hedges the one before it.
-  if (ALTERNATIVE_SENTENCE.test(gap) && previous.text.replace(/\s+/g, '') !== lastMath.text.replace(/\s+/g, '')) {
+  if (ALTERNATIVE_SENTENCE.test(gap) && valueStated(previous.text) !== valueStated(lastMath.text)) {
     return paragraph.slice(previous.start).replace(/\$/g, '').replace(/\s+/g, ' ').trim();
   }
   // "$x = 2$ or $x = 3$": a plain "or" joins the two into one answer already.
   // "$7$, though $8$ might also work": the words after the offered value say it is offered.
   if (JOINER.test(gap) || !ALTERNATIVE.test(paragraph.slice(previous.end, lastMath.end + ALTERNATIVE_REACH))) return null;
   return statementAt(paragraph, previous.start);
+}
+
+/**
+ * What a math segment comes to, after its last "=": "x = 7" and "10 - 3 = 7" are both 7. "Hence $x = 7$.
+ * Alternatively, one can count complements: $10 - 3 = 7$." finds the same value another way, and compared whole, the
+ * two were read as a hedge between values: the right 7 graded unsure.
+ */
+function valueStated(tex: string): string {
+  return (tex.split('=').pop() ?? tex).replace(/\s+/g, '');
 }
 
 /**
