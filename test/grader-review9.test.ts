@@ -83,3 +83,14 @@ describe('a sentence that finds the same value another way', () => {
     expectReplies(['Hence $x = 4$. Alternatively, $x = 5$ if negative values are allowed.', 'Hence $x = 4$. Alternatively, one can count complements: $9 - 4 = 5$.'], { 4: 'not equal', 5: 'not equal' });
   });
 });
+
+describe('a choice letter and a hedge after a comma', () => {
+  it('is no choice with its value', () => {
+    // Read as the choice E with the value ", though (D) might also work", the hedge was graded equal to (E), sure of it.
+    expectReplies(['So we get $\\text{(E)}$, though $\\text{(D)}$ might also work.', 'So the answer is $\\text{(E)}$, though $8$ might also work.'], { '\\text{(E)}': 'not equal' });
+  });
+
+  it('keeps a choice with its value', () => {
+    expectReplies(['The answer is $\\textbf{(E)}\\ 12$.'], { '\\text{(E)}': 'equal' });
+  });
+});
