@@ -4,18 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { extractAnswer, gradeAnswer, type Verdict } from '../src/grader/index.ts';
-import { verdictOfReply } from './grader-verdicts.ts';
-
-/** Grades each reply against each reference, expecting its verdict ('not equal': unsure or different). */
-function expectReplies(responses: readonly string[], verdicts: Readonly<Record<string, Verdict | 'not equal'>>): void {
-  for (const response of responses) {
-    for (const [gold, verdict] of Object.entries(verdicts)) {
-      const found = verdictOfReply(response, gold);
-      if (verdict === 'not equal') expect(found, `${response} against ${gold}`).not.toBe('equal');
-      else expect(found, `${response} against ${gold}`).toBe(verdict);
-    }
-  }
-}
+import { expectReplies, verdictOfReply } from './grader-verdicts.ts';
 
 /** The verdict a run gives a reply to `question`. */
 function verdictAsked(response: string, gold: string, question: string): Verdict {

@@ -65,4 +65,17 @@ describe('the end of a long paragraph is still read', () => {
     expect(gradeOf(`${sentences}The minimum value is $1$, attained at $x = 0$.`, '1')).toBe('equal');
     expect(gradeOf(`${sentences}The minimum value is $1$, attained at $x = 0$.`, '0')).toBe('different');
   });
+
+  it('reads the answer before a loop of prose that holds no math', () => {
+    // Cut at the window, the loop after the answer was all that was read: the right 12 graded unsure.
+    const loops = [' Let me double-check the reasoning once more.', ' I am confident in this.'];
+    for (const loop of loops) {
+      const response = `So there are $12$ ways.${looped(loop, 8_000)}`;
+      expect(gradeOf(response, '12'), loop).toBe('equal');
+      expect(gradeOf(response, '13'), loop).toBe('different');
+      const { ms } = cpuTimed(() => gradeOf(`So there are $12$ ways.${looped(loop, 1_000_000)}`, '12'));
+      expect(ms, loop).toBeLessThan(3000);
+    }
+    expect(gradeOf(`So there are $12$ ways, and${looped(' we are done and', 8_000)} that is all.`, '12')).toBe('equal');
+  });
 });

@@ -50,6 +50,14 @@ export function withoutDeniedValues(paragraph: string): string {
  */
 export const REJECTS = /\b(?:fails?|rejected|reject|discard(?:ed)?|extraneous|(?:does|do)\s+not\s+work|doesn['’]t\s+work|invalid|ruled?\s+out|violates?|too\s+(?:large|small|big|many|few))\b|\b(?:does|do)\s*(?:not|n['’]t)\s*[.!]?\s*$/i;
 
+/**
+ * ", but $8$ fails": after "but", another value that the words after it reject, which takes nothing back from the answer
+ * before it (extract.ts's hedge, statement.ts's reason after an answer). Only words that reject: "but $8$ is too." says
+ * 8 is an answer as well, and "is not excluded", "is not ruled out", "does not seem impossible" keep it open; read as
+ * rejections, each left the answer before them sure of it (a hedge between two values graded equal).
+ */
+export const REJECTED_OTHER = String.raw`(?:\$[^$\n]{1,40}\$|\d[\d.,]*)\s+(?:fails\b|does\s*n[o'’]t\s+(?:work|hold|satisfy|qualify)\b|does\s*n[o'’]t(?=\s*[.!;]|\s*$)|is\s+(?:not\s+(?:possible|valid|allowed|admissible|attainable|achievable|a\s+solution|an?\s+(?:valid\s+)?answer)|rejected|extraneous|invalid|impossible|too\s+(?:large|small|big|many|few))\b)`;
+
 /** Words that make a sentence the conclusion even where it speaks of failing: "the least $n$ for which it never fails". */
 const CONCLUDES = /\b(?:thus|hence|therefore|so|answer|only|least|smallest|largest|greatest|minimum|maximum)\b|\b(?:not|never)\s+(?:fails?|rejected|discarded|extraneous|invalid|violates?)\b|n['’]t\s+fail/i;
 

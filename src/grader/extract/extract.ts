@@ -10,7 +10,7 @@ import { withoutEndMark } from './end-mark.ts';
 import { severalQuantitiesAtEnd } from './several-quantities.ts';
 import { describesLetter, LONE_SYMBOL, mathSegments, numbers, proseWordCount, reduceMath, reduceProse } from './segments.ts';
 import { offeredAlternative } from './offered-alternative.ts';
-import { withoutDeniedValues, withoutRejections } from './denied.ts';
+import { REJECTED_OTHER, withoutDeniedValues, withoutRejections } from './denied.ts';
 import { exclusionAtEnd } from './exclusion.ts';
 import { addedSolution, concludedAfter, CONCLUDING } from './after-answer.ts';
 import { coordinatesAtEnd } from './settled-value.ts';
@@ -85,7 +85,10 @@ const HEDGE_BEFORE = /\b(?:might|may|could|would)\s+(?:\w+\s+)?(?:think|guess|sa
  * that names another value in its sentence ("…, but I'm not sure it is minimal; it could be $3$") still takes the
  * answer back: kept, 5 was graded equal, sure of it. "…, but $6$ fails" rejects another value and takes nothing back.
  */
-const HEDGE_AFTER = /^[^.\n]{0,60}?[,;—–]\s*(?:but(?!\s+(?:only|also)\b|\s+(?:\$[^$\n]{1,40}\$|\d[\d.,]*)\s+(?:fails|does\s*n[o']t\b|is\s+(?:not|rejected|extraneous|invalid|impossible|too)\b)|\s+I(?:'m|\s+am)\s+not\s+(?:\w+\s+)?(?:sure|certain|confident)\b(?![^.\n]*?[$\d])|\s+I\s+(?:could|might|may)\s+be\s+wrong\b(?![^.\n]*?[$\d]))|however|wait)\b/i;
+const HEDGE_AFTER = new RegExp(
+  String.raw`^[^.\n]{0,60}?[,;—–]\s*(?:but(?!\s+(?:only|also)\b|\s+${REJECTED_OTHER}|\s+I(?:'m|\s+am)\s+not\s+(?:\w+\s+)?(?:sure|certain|confident)\b(?![^.\n]*?[$\d])|\s+I\s+(?:could|might|may)\s+be\s+wrong\b(?![^.\n]*?[$\d]))|however|wait)\b`,
+  'i',
+);
 
 /** How far before and after a marker its sentence is read for a hedge. */
 const HEDGE_WINDOW = 120;

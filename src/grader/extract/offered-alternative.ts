@@ -18,13 +18,22 @@ export function offeredAlternative(paragraph: string, math: readonly Segment[]):
   if (lastMath === undefined || previous === undefined) return null;
   const gap = paragraph.slice(previous.end, lastMath.start);
   // "Hence $x = 7$. Alternatively, $x = 8$ if …": a sentence that offers another value hedges the one before it.
-  if (ALTERNATIVE_SENTENCE.test(gap) && previous.text.replace(/\s+/g, '') !== lastMath.text.replace(/\s+/g, '')) {
+  if (ALTERNATIVE_SENTENCE.test(gap) && valueStated(previous.text) !== valueStated(lastMath.text)) {
     return paragraph.slice(previous.start).replace(/\$/g, '').replace(/\s+/g, ' ').trim();
   }
   // "$x = 2$ or $x = 3$": a plain "or" joins the two into one answer already.
   // "$7$, though $8$ might also work": the words after the offered value say it is offered.
   if (JOINER.test(gap) || !ALTERNATIVE.test(paragraph.slice(previous.end, lastMath.end + ALTERNATIVE_REACH))) return null;
   return statementAt(paragraph, previous.start);
+}
+
+/**
+ * What a math segment comes to, after its last "=": "x = 7" and "10 - 3 = 7" are both 7. "Hence $x = 7$.
+ * Alternatively, one can count complements: $10 - 3 = 7$." finds the same value another way, and compared whole, the
+ * two were read as a hedge between values: the right 7 graded unsure.
+ */
+function valueStated(tex: string): string {
+  return (tex.split('=').pop() ?? tex).replace(/\s+/g, '');
 }
 
 /**
@@ -43,7 +52,8 @@ export function alternativeAfterLastBox(final: string): boolean {
   const end = lastBoxEnd(final);
   if (end < 0) return false;
   const after = final.slice(end, end + ALTERNATIVE_REACH);
-  if (ALTERNATIVE.test(after)) return true;
+  // The math that closes around the box ("$\boxed{12}$, or …") is no value offered after it.
+  if (ALTERNATIVE.test(after) && OFFERED_NEXT.test(after.replace(/^\s*(?:\$\$?|\\[)\]])/, ''))) return true;
   // "$\boxed{12}$.\n\nOr perhaps $13$?": a sentence after the box that offers another value hedges it as well.
   const offered = OFFERED_AFTER_BOX.exec(after)?.[1];
   const squeezed = (tex: string): string => tex.replace(/[\s$]+/g, '');
@@ -52,6 +62,15 @@ export function alternativeAfterLastBox(final: string): boolean {
 
 /** A sentence or a paragraph right after a box that opens on a hedge and offers a value: the value. */
 const OFFERED_AFTER_BOX = /^[^\n]{0,10}?(?:[.!?]\s+|\n\s*)(?:alternatively|or\s+(?:perhaps|maybe|possibly|else)|perhaps|maybe|possibly)\b[^.\n$\d]{0,20}(\$[^$\n]{1,40}\$|\d[\d.,/]*)/i;
+
+/**
+ * The hedge after a box offers a value right after its words ("or perhaps $13$", "(maybe $13$ if …)", "; possibly
+ * $13$", "though it could be $13$", "although $13$ is also possible"), in the box's line. ALTERNATIVE alone also took
+ * "(perhaps easiest via $2 + 2$)", ", or perhaps more simply $2 + 2$", "(possibly written as $4$ …)" and a next
+ * paragraph's "Perhaps surprisingly, … $4$" for a second answer: a right box graded unsure.
+ */
+const OFFERED_NEXT =
+  /^(?:[ \t(*]*|[^.\n]{0,40}?[,;(][ \t]*)(?:or[ \t]+(?:else[ \t]+)?|(?:though|although|but)[ \t]+(?:it[ \t]+(?:could|might|may)[ \t]+(?:also[ \t]+)?be[ \t]+)?)?(?:(?:perhaps|possibly|maybe)[ \t]+)?(?:(?:even|also|just|instead|rather)[ \t]+)?(?:\$|\\[([]|\\boxed|-?\d)/i;
 
 /** How far after a box its alternative is looked for: the rest of its sentence. */
 const ALTERNATIVE_REACH = 200;

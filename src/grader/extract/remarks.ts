@@ -14,8 +14,16 @@ import { mathSegments, type Segment } from './segments.ts';
 import { CASE_THEN_ANOTHER } from './joined-values.ts';
 import { freeLetters, secondCoordinate } from './settled-value.ts';
 import { mathLetters } from '../latex/math-letters.ts';
-import { CAVEAT, isValueCheck } from './value-check.ts';
+import { isCaveat, isValueCheck } from './value-check.ts';
 import { REJECTS } from './denied.ts';
+
+/**
+ * ", about $16.7\%$", ", or approximately $1.414$", ", i.e. roughly …": the value again, rounded. Read as the last math,
+ * the rounding was the answer (unsure against the exact reference), and in ", about $3$ per case" another value was.
+ * A rounding states a value: ", approximately half, and the count is $4$" goes on to the answer (cut there, the 4
+ * before it was read, a wrong value graded equal, sure of it).
+ */
+const APPROXIMATELY = String.raw`(?:(?:or|i\.\s?e\.,?|that\s+is,?)\s+)?(?:about|approximately|approx\.?|roughly|around|nearly|almost)`;
 
 /**
  * Openers of a remark after a value, in its sentence: a reason, where the
@@ -24,14 +32,8 @@ import { REJECTS } from './denied.ts';
  * their mathematics names no letter of the value ("where the side is $4$",
  * not "where $k$ is an integer"): see {@link remarkAt}.
  */
-/**
- * ", about $16.7\%$", ", or approximately $1.414$", ", i.e. roughly …": the value again, rounded. Read as the last math,
- * the rounding was the answer (unsure against the exact reference), and in ", about $3$ per case" another value was.
- */
-const APPROXIMATELY = String.raw`(?:(?:or|i\.\s?e\.,?|that\s+is,?)\s+)?(?:about|approximately|approx\.?|roughly|around|nearly|almost)`;
-
 const REMARK_AFTER_COMMA = new RegExp(
-  String.raw`^\s*[,;，；]\s*(?:${APPROXIMATELY}|(?:(?:and\s+)?(?:indeed|as\s+a\s+check|checking)|where|with|given(?:\s+that)?|as(?!\s+(?:well|also)\b|\s+(?:is|are|does|do)\s+(?:\$|\\\(|-?\d))|since|because|(?:for|in|at)\s+which|using|obtained|attained|achieved|reached|realized|occurring|` +
+  String.raw`^\s*[,;，；]\s*(?:${APPROXIMATELY}(?=\s*(?:\$|\\\(|-?\d))|(?:(?:and\s+)?(?:indeed|as\s+a\s+check|checking)|where|with|given(?:\s+that)?|as(?!\s+(?:well|also)\b|\s+(?:is|are|does|do)\s+(?:\$|\\\(|-?\d))|since|because|(?:for|in|at)\s+which|using|obtained|attained|achieved|reached|realized|occurring|` +
     String.raw`which(?!\s+(?:gives?|yields?|equals?|simplifies|reduces|becomes|means|is\s+(?:equal|exactly|\$|\\\(|-?\d)))|` +
     String.raw`and\s+(?:it|this|equality|they)\s+(?:occurs?|holds?|is|are)\b|and\s+(?:is|are)\s+(?:attained|achieved|reached|obtained|realized)|equality\s+(?:holds|occurs)|the\s+\p{L}+\s+being|` +
     // ", not $7$": a value set against the answer (announced answers drop it as well: statement.ts).
@@ -115,7 +117,7 @@ function isAside(sentence: string, before: string): boolean {
 /** Whether `sentence` checks, illustrates or leaves the answer stated before it in `before`: a remark, not the answer. */
 function isRemarkSentence(sentence: string, before: string): boolean {
   // "$5^2 = 25$ works.", "There is one subtlety: $n = 0$.": a check or a caveat after the answer (value-check.ts).
-  const checkOrCaveat = isValueCheck(sentence) || CAVEAT.test(sentence);
+  const checkOrCaveat = isValueCheck(sentence) || isCaveat(sentence);
   return checkOrCaveat || REMARK_SENTENCE.test(sentence) || (SUBSTITUTION.test(sentence) && onlyChecks(sentence, before)) || isAside(sentence, before);
 }
 
@@ -124,7 +126,7 @@ function isRemarkSentence(sentence: string, before: string): boolean {
  * a caveat ("Thus $x = 5$.\n\n$5^2 = 25$ works."): an aside after it.
  */
 export function isAsideParagraph(paragraph: string, before: string): boolean {
-  return isAside(paragraph, before) || isValueCheck(paragraph) || CAVEAT.test(paragraph);
+  return isAside(paragraph, before) || isValueCheck(paragraph) || isCaveat(paragraph);
 }
 
 /** Where a sentence ends outside mathematics: a line break, or ".", "!", "?" before a space or the end. */

@@ -7,6 +7,7 @@
  * list or a table right after the marker gives one answer per item or row.
  */
 import { withoutClosingRemarks } from './remarks.ts';
+import { REJECTED_OTHER } from './denied.ts';
 import { settlingClause } from './settled-value.ts';
 import { exclusionAtEnd } from './exclusion.ts';
 import { LONE_SYMBOL, mathSegments, proseWordCount, reduceProse, type Segment } from './segments.ts';
@@ -200,7 +201,11 @@ export function statementAt(response: string, end: number): string | null {
  * A reason or remark after an answer, to the end of its sentence: ", which is odd", ", since 3 divides it", "(since
  * 2^3 = 8)", ": plugging in gives …", ", not 15", "(and not 13, a common mistake)", ", but 8 does not work".
  */
-const REASON_AFTER = /,\s*(?:which|since|because|as|where|that\s+is|i\.\s?e\.)\b[\s\S]*$|\s*\(\s*(?:since|because|(?:and\s+|but\s+)?not(?=\s+[-\d$\\]))\b[^()]*\)\s*$|:\s[\s\S]*$|(?:,|\s+and)\s*not\s+(?=[-\d$\\])[\s\S]*$|,\s*but\s+(?:\$[^$\n]{1,40}\$|\d[\d.,]*)\s+(?:fails|does\s*n[o']t\b|is\s+(?:not|rejected|extraneous|invalid|impossible|too)\b)[\s\S]*$|,\s*а\s+не\s[\s\S]*$|[,，]\s*不是[\s\S]*$/i;
+const REASON_AFTER = new RegExp(
+  String.raw`,\s*(?:which|since|because|as|where|that\s+is|i\.\s?e\.)\b[\s\S]*$|\s*\(\s*(?:since|because|(?:and\s+|but\s+)?not(?=\s+[-\d$\\]))\b[^()]*\)\s*$|:\s[\s\S]*$|(?:,|\s+and)\s*not\s+(?=[-\d$\\])[\s\S]*$|` +
+    String.raw`,\s*but\s+${REJECTED_OTHER}[\s\S]*$|,\s*а\s+не\s[\s\S]*$|[,，]\s*不是[\s\S]*$`,
+  'i',
+);
 
 /** "probably", "most likely", "presumably", "I think", "certainly" before a stated value. */
 const BELIEF_ADVERB = /^(?:(?:most|very|quite)\s+)?(?:probably|likely|presumably|perhaps|maybe|possibly|certainly|definitely|surely|clearly|I\s+(?:think|believe|guess))\s*,?\s+(?=not\b|neither\b|[-$\\\d(]|\*\*)/i;

@@ -34,5 +34,18 @@ export function isValueCheck(text: string): boolean {
  * caveat: …", "A subtle point is …", "As an aside, …", "Incidentally, …". Not "There is one exception", which may
  * change the answer, nor "There is one solution", which states it, nor "One subtlety aside, the answer is …".
  */
-export const CAVEAT =
+const CAVEAT =
   /^[\s*]*(?:(?:there\s+is\s+|there's\s+)?(?:one|a|an|another)\s+(?:(?:small|minor|important|further|last|final)\s+)?(?:subtlety|subtle\s+point|caveat|technicality|side\s+note)\s*(?::|\bis\b|\bhere\b|\bto\s+note\b|\bworth\b)|as\s+an\s+aside\b|incidentally\b|side\s+note\s*:|a\s+word\s+of\s+caution\b)/i;
+
+/**
+ * Words that carry a caveat on to a value it gives: "…, so the true count is $4$", "…, giving $4$". Such a caveat
+ * corrects the answer before it: cut as an aside, "We get $5$. One caveat: the empty set is excluded, so the true count
+ * is $4$." was 5, the right 4 graded different and a wrong 5 equal, sure of it. A verb of its own case stays an
+ * aside: "As an aside, $n = 0$ gives $1$."
+ */
+const CARRIES_ON = /\b(?:so|thus|hence|therefore|giving|yielding|leaving)\b[^.!?\n]*?(?:\$|\\[([]|\d)/i;
+
+/** Whether `sentence` (or a paragraph) is a caveat about the answer before it that gives no value of its own. */
+export function isCaveat(sentence: string): boolean {
+  return CAVEAT.test(sentence) && !CARRIES_ON.test(sentence);
+}

@@ -32,8 +32,12 @@ const SHORT_DECIMAL_COMMA = /^-?\d+,\d$/;
 /** "n = 4k + 3": a letter named by a multiple of a conventional integer parameter. */
 const LABELLED_FORM = /^[a-wA-W]\s*=\s*\d+\s*[jklmt]\s*(?:[+-]\s*\d+)?$/;
 
-/** "(C) 12", "C) 12": a choice letter in parentheses, then the value of that choice. */
-const CHOICE_AND_VALUE = /^\(?([A-J])\)\s*([^\s(].*)$/;
+/**
+ * "(C) 12", "C) 12": a choice letter in parentheses, then the value of that choice. Not a clause after a comma or a
+ * semicolon: "(E), though (D) might also work" hedges between two choices, and read as the choice E with a value,
+ * it was graded equal to a reference (E), sure of it.
+ */
+const CHOICE_AND_VALUE = /^\(?([A-J])\)\s*([^\s(,;].*)$/;
 
 /** "4k + 3" alone. */
 const BARE_FORM = /^\d+\s*[jklmt]\s*(?:[+-]\s*\d+)?$/;
