@@ -44,8 +44,14 @@ function firstSet(env: NodeJS.ProcessEnv, names: readonly string[]): { name: str
 
 /** `value` with the password of a URL's credentials masked, for messages. */
 export function withoutPassword(value: string): string {
-  // With its scheme or without (`bob:secret@proxy:3128` is a proxy URL too).
-  return value.replace(/^((?:[a-z][a-z0-9+.-]*:\/\/)?[^/@:\s]*):[^/@\s]*@/i, '$1:***@');
+  // With its scheme or without (`bob:secret@proxy:3128` is a proxy URL too). The credentials end at the last @ and the
+  // password starts at the first : in them: a value quoted here failed to parse, often for a user or password pasted
+  // as it is (bob@site.org, pa/ss@word), whose own @ or / must neither end the mask nor hide its start.
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(value)?.[0] ?? '';
+  const at = value.lastIndexOf('@');
+  const colon = value.indexOf(':', scheme.length);
+  if (at < scheme.length || colon === -1 || colon > at) return value;
+  return `${value.slice(0, colon)}:***${value.slice(at)}`;
 }
 
 /** A proxy as messages show it: `http://proxy.example:3128`, without its credentials. */
