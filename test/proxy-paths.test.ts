@@ -1,0 +1,38 @@
+/**
+ * Requests tmas sends outside a run's calls, behind a site's proxy: each goes
+ * through the proxy the environment names, as the run's calls do (see
+ * test/proxy.test.ts for those), and a proxy that fails is said to be it.
+ */
+import { describe, expect } from 'vitest';
+import { startSimServer } from '../src/sim/server.ts';
+import { runCliInProcess, smallProblems, test, withEnv, writeProblems } from './fixtures.ts';
+import { startForwardProxy } from './forward-proxy.ts';
+
+/** Every proxy variable unset: what the machine running the tests sets must not reach them. */
+const NONE = { HTTPS_PROXY: undefined, https_proxy: undefined, HTTP_PROXY: undefined, http_proxy: undefined, ALL_PROXY: undefined, all_proxy: undefined, NO_PROXY: undefined, no_proxy: undefined };
+
+describe('behind a proxy, beyond the calls', () => {
+  test('tmas plan --metrics-from reads /metrics through HTTP_PROXY, and names a proxy that cannot be reached', async ({ dir }) => {
+    const sim = await startSimServer({ problems: [{ id: 'p1', question: 'What is 6 times 7?', answer: '42' }], capacity: { timeScale: 50 } });
+    const proxy = await startForwardProxy();
+    try {
+      const input = await writeProblems(dir, smallProblems(1));
+      const flags = ['plan', '--input-file', input, '--no-proof', '--max-iterations', '1', '--draws', '1', '--metrics-from', sim.url, '--metrics-seconds', '1'];
+      // An idle simulator decodes nothing: refused, but only once its metrics were read, here through the proxy.
+      const idle = await withEnv({ ...NONE, HTTP_PROXY: proxy.url }, () => runCliInProcess(flags));
+      expect(idle.stderr).toContain('decoded nothing');
+      expect(proxy.seen.forwarded.map((one) => one.url)).toContain(new URL('/metrics', sim.url).href);
+      // Before, the global fetch went straight to the server, and a proxy it needed was never named.
+      const unreachable = await withEnv({ ...NONE, HTTP_PROXY: 'http://bob:hunter2@127.0.0.1:1' }, () => runCliInProcess(flags));
+      expect(unreachable.code).toBe(2);
+      expect(unreachable.stderr).toContain('the proxy http://127.0.0.1:1 (from HTTP_PROXY) cannot be reached');
+      expect(unreachable.stderr).toContain('TMAS_PROXY');
+      expect(unreachable.stderr).not.toContain('hunter2');
+      const direct = await withEnv({ ...NONE, HTTP_PROXY: 'http://127.0.0.1:1', NO_PROXY: '127.0.0.1' }, () => runCliInProcess(flags));
+      expect(direct.stderr).toContain('decoded nothing');
+    } finally {
+      await proxy.close();
+      await sim.close();
+    }
+  });
+});
