@@ -1,8 +1,9 @@
 /**
- * Requests tmas sends outside a run's calls, behind a site's proxy: each goes
- * through the proxy the environment names, as the run's calls do (see
- * test/proxy.test.ts for those), and a proxy that fails is said to be it.
+ * Behind a site's proxy, beyond what test/proxy.test.ts covers: requests tmas
+ * sends outside a run's calls go through the proxy the environment names, as
+ * the calls do, and a proxy that fails mid-run is said to be on the way.
  */
+import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { startSimServer } from '../src/sim/server.ts';
 import { runCliInProcess, smallProblems, test, withEnv, writeProblems } from './fixtures.ts';
@@ -30,6 +31,27 @@ describe('behind a proxy, beyond the calls', () => {
       expect(unreachable.stderr).not.toContain('hunter2');
       const direct = await withEnv({ ...NONE, HTTP_PROXY: 'http://127.0.0.1:1', NO_PROXY: '127.0.0.1' }, () => runCliInProcess(flags));
       expect(direct.stderr).toContain('decoded nothing');
+    } finally {
+      await proxy.close();
+      await sim.close();
+    }
+  });
+});
+
+describe('a proxy that fails mid-run', () => {
+  test('a proxy that stops answering: the endpoint said down names the proxy it is called through, and NO_PROXY', async ({ dir }) => {
+    const sim = await startSimServer({ problems: [{ id: 'p1', question: 'What is 6 times 7?', answer: '42' }] });
+    // The start check's GET /models passes; every call after it waits on the proxy.
+    const proxy = await startForwardProxy({ silentAfter: 1 });
+    try {
+      const input = await writeProblems(dir, smallProblems(1));
+      const flags = ['run', '--input-file', input, '--output-file', path.join(dir, 'run'), '--no-proof', '--strategy', 'majority', '--samples', '4', '--max-iterations', '1'];
+      const ran = await withEnv({ ...NONE, HTTP_PROXY: proxy.url }, () => runCliInProcess([...flags, '--base-url', sim.url, '--timeout', '0.5', '--max-retries', '0']));
+      expect(ran.code, ran.stderr).toBe(2);
+      expect(ran.stderr).toContain('TMAS_ENDPOINT_DOWN');
+      // Before: 'stays down … Check the server', though the server was fine and the proxy hung.
+      expect(ran.stderr).toContain(`The model endpoint ${sim.url} (tmas-sim) called through the proxy ${proxy.url} (from HTTP_PROXY) stays down`);
+      expect(ran.stderr).toContain('Check the server and the proxy (if the server is reached without it, add its host to NO_PROXY)');
     } finally {
       await proxy.close();
       await sim.close();
