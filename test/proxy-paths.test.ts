@@ -5,6 +5,9 @@
  */
 import path from 'node:path';
 import { describe, expect } from 'vitest';
+import { checkEndpoints } from '../src/gateway/check.ts';
+import { startWaitLine } from '../src/gateway/server-start.ts';
+import { UserError } from '../src/kernel/errors.ts';
 import { startSimServer } from '../src/sim/server.ts';
 import { runCliInProcess, smallProblems, test, withEnv, writeProblems } from './fixtures.ts';
 import { startForwardProxy } from './forward-proxy.ts';
@@ -52,6 +55,46 @@ describe('a proxy that fails mid-run', () => {
       // Before: 'stays down … Check the server', though the server was fine and the proxy hung.
       expect(ran.stderr).toContain(`The model endpoint ${sim.url} (tmas-sim) called through the proxy ${proxy.url} (from HTTP_PROXY) stays down`);
       expect(ran.stderr).toContain('Check the server and the proxy (if the server is reached without it, add its host to NO_PROXY)');
+    } finally {
+      await proxy.close();
+      await sim.close();
+    }
+  });
+});
+
+describe('a proxy that refuses an endpoint at the start check', () => {
+  test('an https endpoint whose tunnel the proxy refuses with 503 while it starts is waited for (--wait-for-server), as an http one is', async () => {
+    const proxy = await startForwardProxy({ refuse: 503 });
+    try {
+      const lines: string[] = [];
+      const started = performance.now();
+      const endpoint = { baseUrl: 'https://api.example.com/v1', model: 'm', apiKey: 'k' };
+      const error = await withEnv({ ...NONE, HTTPS_PROXY: proxy.url }, () =>
+        checkEndpoints([{ endpoint, flag: '--base-url' }], { waitMs: 1_000, onWait: (wait) => lines.push(startWaitLine(wait)) }).catch((failure: unknown) => failure),
+      );
+      // Before, refused at once (TMAS_PROXY), no wait, where the same server over http:// was waited for.
+      expect(lines[0]).toContain(`tmas: ${endpoint.baseUrl} (from --base-url) through the proxy ${proxy.url} (from HTTPS_PROXY) answers CONNECT with HTTP 503 at the proxy: waiting up to 1 s`);
+      expect(proxy.seen.tunnels.length).toBeGreaterThan(1);
+      expect((error as UserError).code).toBe('TMAS_PROXY');
+      expect((error as UserError).message).toContain('refused to carry the call to api.example.com:443: HTTP 503');
+      expect(performance.now() - started).toBeLessThan(5_000);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  test('a replica of a pool whose proxy refuses its tunnel is left out, as one that does not answer is, not the whole run refused', async () => {
+    const sim = await startSimServer({ problems: [{ id: 'p1', question: 'What is 6 times 7?', answer: '42' }] });
+    const proxy = await startForwardProxy({ refuse: 502 });
+    try {
+      const left: string[] = [];
+      const replicas = [sim.url, 'https://api.example.com/v1'];
+      const endpoint = { baseUrl: sim.url, replicas, model: '', apiKey: 'k' };
+      // The simulator on loopback is called directly (NO_PROXY); the other replica only through the proxy, which refuses it.
+      const models = await withEnv({ ...NONE, HTTPS_PROXY: proxy.url, NO_PROXY: '127.0.0.1' }, () => checkEndpoints([{ endpoint, flag: '--base-url' }], { onUnreachable: (url) => left.push(url) }));
+      expect(models.get(sim.url)?.map((model) => model.id)).toEqual(['tmas-sim']);
+      // Before, the proxy's refusal of one replica refused the run (TMAS_PROXY) though the other answered.
+      expect(left).toEqual(['https://api.example.com/v1']);
     } finally {
       await proxy.close();
       await sim.close();
