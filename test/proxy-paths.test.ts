@@ -9,7 +9,7 @@ import { checkEndpoints } from '../src/gateway/check.ts';
 import { startWaitLine } from '../src/gateway/server-start.ts';
 import { UserError } from '../src/kernel/errors.ts';
 import { startSimServer } from '../src/sim/server.ts';
-import { runCliInProcess, smallProblems, test, withEnv, writeProblems } from './fixtures.ts';
+import { runCliInProcess, serveHttp, smallProblems, test, withEnv, writeProblems } from './fixtures.ts';
 import { startForwardProxy } from './forward-proxy.ts';
 
 /** Every proxy variable unset: what the machine running the tests sets must not reach them. */
@@ -101,3 +101,26 @@ describe('a proxy that refuses an endpoint at the start check', () => {
     }
   });
 });
+
+describe('localhost through a proxy', () => {
+  test('a loopback endpoint sent to a proxy that answers 503 for it: the start line and the wait say to add it to NO_PROXY', async ({ dir }) => {
+    // A proxy on another machine: its own localhost serves nothing, so it answers 503, as squid does.
+    const proxy = await serveHttp((_req, res) => res.writeHead(503, { 'content-type': 'text/html' }).end('<html>ERR_CONNECT_FAIL</html>'));
+    try {
+      const input = await writeProblems(dir, smallProblems(1));
+      const flags = ['run', '--input-file', input, '--output-file', path.join(dir, 'run'), '--no-proof', '--base-url', 'http://localhost:8000/v1', '--wait-for-server', '1'];
+      const ran = await withEnv({ ...NONE, HTTP_PROXY: proxy.url.replace(/\/v1$/, '') }, () => runCliInProcess(flags));
+      expect(ran.code).toBe(2);
+      // Before, only the wait's 'answers HTTP 503', as for a server loading its model (10 min by default).
+      const advice = "A proxy on another machine cannot reach this one's localhost: if the server runs here, add localhost to NO_PROXY (NO_PROXY=localhost,127.0.0.1,::1).";
+      expect(ran.stderr).toMatch(/is called through the proxy http:\/\/127\.0\.0\.1:\d+ \(from HTTP_PROXY\); a host NO_PROXY names is called directly\. A proxy on another machine/);
+      expect(ran.stderr).toMatch(/answers HTTP 503.*: waiting up to 1 s .*0 does not wait\)\. A proxy on another machine cannot reach/);
+      expect(ran.stderr.split(advice).length).toBe(3);
+      const direct = await withEnv({ ...NONE, HTTP_PROXY: proxy.url.replace(/\/v1$/, ''), NO_PROXY: 'localhost' }, () => runCliInProcess([...flags, '--wait-for-server', '0']));
+      expect(direct.stderr).not.toContain('A proxy on another machine');
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+

@@ -15,7 +15,7 @@
  */
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import { quotaSpent } from './request/quota-spent.ts';
-import { throughProxy } from './request/proxy-env.ts';
+import { loopbackAdvice, throughProxy } from './request/proxy-env.ts';
 import { ProxyRefusedError } from './request/proxy-agents.ts';
 
 /**
@@ -78,7 +78,7 @@ export function startWaitLine(wait: StartWait): string {
   if (wait.stage === 'still') return `tmas: still waiting for ${where} to start: ${seconds(wait.waitedMs)} of ${seconds(wait.boundMs)} (it ${wait.what}).`;
   return (
     `tmas: ${where} ${wait.what}: waiting up to ${seconds(wait.boundMs)} for the server to start, asking every ${seconds(START_POLL_MS)} ` +
-    '(--wait-for-server sets how long; 0 does not wait).'
+    `(--wait-for-server sets how long; 0 does not wait).${loopbackAdvice(wait.urls[0] ?? '')}`
   );
 }
 
