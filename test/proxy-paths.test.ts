@@ -102,6 +102,25 @@ describe('a proxy that refuses an endpoint at the start check', () => {
   });
 });
 
+describe('a forwarding proxy\'s own refusal', () => {
+  test('a 403 to an http endpoint\'s GET /models through a forwarding proxy names the proxy, whose rules may be what refused', async () => {
+    // squid's answer when its rules forbid the host: a 403 page, as the server's own refusal of a key would come.
+    const proxy = await serveHttp((_req, res) => res.writeHead(403, { 'content-type': 'text/html' }).end('<html>Access Denied.</html>'));
+    try {
+      const proxyUrl = proxy.url.replace(/\/v1$/, '');
+      const endpoint = { baseUrl: 'http://gpu-node-7.cluster:8000/v1', model: '', apiKey: 'sk-secret-key' };
+      const error = (await withEnv({ ...NONE, HTTP_PROXY: proxyUrl }, () => checkEndpoints([{ endpoint, flag: '--base-url' }]).catch((failure: unknown) => failure))) as UserError;
+      expect(error.code).toBe('TMAS_AUTH');
+      // Before, 'It refused the API key' alone: the user changed a right key while the proxy's rules refused the host.
+      expect(error.message).toContain(`It was sent through the proxy ${proxyUrl} (from HTTP_PROXY), whose own 403 (its rules forbid the host) reads the same`);
+      expect(error.message).toContain('ask its administrators to allow gpu-node-7.cluster:8000, or name the host in NO_PROXY');
+      expect(error.message).not.toContain('sk-secret-key');
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
 describe('localhost through a proxy', () => {
   test('a loopback endpoint sent to a proxy that answers 503 for it: the start line and the wait say to add it to NO_PROXY', async ({ dir }) => {
     // A proxy on another machine: its own localhost serves nothing, so it answers 503, as squid does.

@@ -9,7 +9,7 @@ import { redactKeys, type Endpoint } from './gateway.ts';
 import { AnswerTooLargeError, createHttpTransport, HeadersTooLargeError } from './request/http-transport.ts';
 import { describeFailure } from './request/retry.ts';
 import { schemeAdvice, tlsAdvice } from './request/tls-trust.ts';
-import { proxyFailure } from './request/proxy-failure.ts';
+import { forwardedRefusalNote, proxyFailure } from './request/proxy-failure.ts';
 import { proxyRoute, throughProxy } from './request/proxy-env.ts';
 import { namesModel } from './endpoints/listed-model.ts';
 import { chatAnswersUnlisted } from './unlisted-models.ts';
@@ -314,7 +314,7 @@ function refusedKey(endpoint: Endpoint, flag: string, key: KeyOrigin | undefined
         : `No API key was set for ${key.agent} (a placeholder went instead), and this server wants one: set it with ${key.setBy}.`;
   return new UserError(
     'TMAS_AUTH',
-    `The model endpoint ${endpoint.baseUrl} (from ${flag}) refused GET /models: ${answer}. ${what}`,
+    `The model endpoint ${endpoint.baseUrl} (from ${flag}) refused GET /models: ${answer}. ${what}${forwardedRefusalNote(endpoint.baseUrl, error.status)}`,
     { cause: error },
   );
 }
