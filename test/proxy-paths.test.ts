@@ -54,7 +54,7 @@ describe('a proxy that fails mid-run', () => {
       expect(ran.stderr).toContain('TMAS_ENDPOINT_DOWN');
       // Before: 'stays down … Check the server', though the server was fine and the proxy hung.
       expect(ran.stderr).toContain(`The model endpoint ${sim.url} (tmas-sim) called through the proxy ${proxy.url} (from HTTP_PROXY) stays down`);
-      expect(ran.stderr).toContain('Check the server and the proxy (if the server is reached without it, add its host to NO_PROXY)');
+      expect(ran.stderr).toContain('Check the server and the proxy (or lower --concurrency; if the server is reached without the proxy, add its host to NO_PROXY), then resume');
     } finally {
       await proxy.close();
       await sim.close();

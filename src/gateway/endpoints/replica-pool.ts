@@ -233,12 +233,12 @@ function poolDownError(pool: string, request: CompletionRequest, describe: (erro
 function endpointDownError(state: EndpointState, request: CompletionRequest, attempts: number, describe: (error: unknown) => string, error: unknown): UserError {
   // A proxy that hangs or drops calls fails them as a dead server would: the message names it, as the start check's does.
   const through = throughProxy(request.endpoint.baseUrl);
-  const check = through === '' ? 'the server' : 'the server and the proxy (if the server is reached without it, add its host to NO_PROXY)';
+  const check = through === '' ? 'the server (or lower --concurrency)' : 'the server and the proxy (or lower --concurrency; if the server is reached without the proxy, add its host to NO_PROXY)';
   return new UserError(
     'TMAS_ENDPOINT_DOWN',
     `The model endpoint ${request.endpoint.baseUrl} (${request.endpoint.model})${through.replace(/^ through/, ' called through')} stays down: ${state.consecutiveFailures} calls in a row ` +
       `failed after ${attempts} attempts each; the last error was ${describe(error)}. The run stopped; every completed call is kept ` +
-      `in the store. Check ${check} (or lower --concurrency), then resume the run with --resume on its output directory.`,
+      `in the store. Check ${check}, then resume the run with --resume on its output directory.`,
     { cause: error },
   );
 }
