@@ -18,6 +18,8 @@ export interface ForwardProxyOptions {
   refuse?: number;
   /** Takes connections and never answers. */
   silent?: boolean;
+  /** Forwards this many requests, then answers each with its own 403 page, as when its rules change mid-run. */
+  forbidAfter?: number;
   /** Forwards this many requests (or opens this many tunnels), then answers none: a proxy that hangs mid-run. */
   silentAfter?: number;
   /** Answers CONNECT with headers that never end. */
@@ -69,6 +71,7 @@ export async function startForwardProxy(options: ForwardProxyOptions = {}): Prom
     }
     seen.forwarded.push({ url: req.url ?? '', headers: req.headers });
     if (seen.forwarded.length > (options.silentAfter ?? Infinity)) return;
+    if (seen.forwarded.length > (options.forbidAfter ?? Infinity)) return void res.writeHead(403, { 'content-type': 'text/html' }).end('<html>Access Denied.</html>');
     if (seen.forwarded.length > (options.credentialsAfter ?? 0) && !authorized(req.headers, options.credentials)) {
       res.writeHead(407, { 'proxy-authenticate': 'Basic realm="site"', 'content-type': 'text/html' }).end('<html>407</html>');
       return;

@@ -10,10 +10,25 @@ import { startWaitLine } from '../src/gateway/server-start.ts';
 import { UserError } from '../src/kernel/errors.ts';
 import { startSimServer } from '../src/sim/server.ts';
 import { runCliInProcess, serveHttp, smallProblems, test, withEnv, writeProblems } from './fixtures.ts';
-import { startForwardProxy } from './forward-proxy.ts';
+import { startForwardProxy, type ForwardProxyOptions } from './forward-proxy.ts';
 
 /** Every proxy variable unset: what the machine running the tests sets must not reach them. */
 const NONE = { HTTPS_PROXY: undefined, https_proxy: undefined, HTTP_PROXY: undefined, http_proxy: undefined, ALL_PROXY: undefined, all_proxy: undefined, NO_PROXY: undefined, no_proxy: undefined };
+
+/** A `tmas run` of `samples` calls to a simulator through a proxy that behaves as `options` say after the start check; its stderr and exit code, and the URLs. */
+async function runThroughProxy(dir: string, options: ForwardProxyOptions, samples: number, more: string[] = []) {
+  const sim = await startSimServer({ problems: [{ id: 'p1', question: 'What is 6 times 7?', answer: '42' }] });
+  const proxy = await startForwardProxy(options);
+  try {
+    const input = await writeProblems(dir, smallProblems(1));
+    const flags = ['run', '--input-file', input, '--output-file', path.join(dir, 'run'), '--no-proof', '--strategy', 'majority', '--samples', String(samples), '--max-iterations', '1', '--base-url', sim.url, ...more];
+    const ran = await withEnv({ ...NONE, HTTP_PROXY: proxy.url }, () => runCliInProcess(flags));
+    return { ...ran, simUrl: sim.url, proxyUrl: proxy.url };
+  } finally {
+    await proxy.close();
+    await sim.close();
+  }
+}
 
 describe('behind a proxy, beyond the calls', () => {
   test('tmas plan --metrics-from reads /metrics through HTTP_PROXY, and names a proxy that cannot be reached', async ({ dir }) => {
@@ -43,22 +58,13 @@ describe('behind a proxy, beyond the calls', () => {
 
 describe('a proxy that fails mid-run', () => {
   test('a proxy that stops answering: the endpoint said down names the proxy it is called through, and NO_PROXY', async ({ dir }) => {
-    const sim = await startSimServer({ problems: [{ id: 'p1', question: 'What is 6 times 7?', answer: '42' }] });
     // The start check's GET /models passes; every call after it waits on the proxy.
-    const proxy = await startForwardProxy({ silentAfter: 1 });
-    try {
-      const input = await writeProblems(dir, smallProblems(1));
-      const flags = ['run', '--input-file', input, '--output-file', path.join(dir, 'run'), '--no-proof', '--strategy', 'majority', '--samples', '4', '--max-iterations', '1'];
-      const ran = await withEnv({ ...NONE, HTTP_PROXY: proxy.url }, () => runCliInProcess([...flags, '--base-url', sim.url, '--timeout', '0.5', '--max-retries', '0']));
-      expect(ran.code, ran.stderr).toBe(2);
-      expect(ran.stderr).toContain('TMAS_ENDPOINT_DOWN');
-      // Before: 'stays down … Check the server', though the server was fine and the proxy hung.
-      expect(ran.stderr).toContain(`The model endpoint ${sim.url} (tmas-sim) called through the proxy ${proxy.url} (from HTTP_PROXY) stays down`);
-      expect(ran.stderr).toContain('Check the server and the proxy (or lower --concurrency; if the server is reached without the proxy, add its host to NO_PROXY), then resume');
-    } finally {
-      await proxy.close();
-      await sim.close();
-    }
+    const ran = await runThroughProxy(dir, { silentAfter: 1 }, 4, ['--timeout', '0.5', '--max-retries', '0']);
+    expect(ran.code, ran.stderr).toBe(2);
+    expect(ran.stderr).toContain('TMAS_ENDPOINT_DOWN');
+    // Before: 'stays down … Check the server', though the server was fine and the proxy hung.
+    expect(ran.stderr).toContain(`The model endpoint ${ran.simUrl} (tmas-sim) called through the proxy ${ran.proxyUrl} (from HTTP_PROXY) stays down`);
+    expect(ran.stderr).toContain('Check the server and the proxy (or lower --concurrency; if the server is reached without the proxy, add its host to NO_PROXY), then resume');
   });
 });
 
@@ -118,6 +124,17 @@ describe('a forwarding proxy\'s own refusal', () => {
     } finally {
       await proxy.close();
     }
+  });
+});
+
+describe('a forwarding proxy\'s own refusal mid-run', () => {
+  test('a 403 of a forwarding proxy whose rules changed mid-run stops the run naming the proxy, not the key alone', async ({ dir }) => {
+    // The start check's GET /models passes; every call after it is refused by the proxy's rules.
+    const ran = await runThroughProxy(dir, { forbidAfter: 1 }, 2);
+    expect(ran.code, ran.stderr).toBe(2);
+    expect(ran.stderr).toContain('TMAS_AUTH');
+    // Before, 'refused its API key … Give a valid key' alone.
+    expect(ran.stderr).toContain(`It was sent through the proxy ${ran.proxyUrl} (from HTTP_PROXY), whose own 403 (its rules forbid the host) reads the same`);
   });
 });
 
