@@ -18,6 +18,10 @@ export interface ForwardProxyOptions {
   refuse?: number;
   /** Takes connections and never answers. */
   silent?: boolean;
+  /** Forwards this many requests, then answers each with its own 403 page, as when its rules change mid-run. */
+  forbidAfter?: number;
+  /** Forwards this many requests (or opens this many tunnels), then answers none: a proxy that hangs mid-run. */
+  silentAfter?: number;
   /** Answers CONNECT with headers that never end. */
   endless?: boolean;
   /** Closes a kept connection as a second request comes on it, as a proxy closes those idle past its keep-alive timeout. */
@@ -66,6 +70,8 @@ export async function startForwardProxy(options: ForwardProxyOptions = {}): Prom
       return void req.socket.destroy();
     }
     seen.forwarded.push({ url: req.url ?? '', headers: req.headers });
+    if (seen.forwarded.length > (options.silentAfter ?? Infinity)) return;
+    if (seen.forwarded.length > (options.forbidAfter ?? Infinity)) return void res.writeHead(403, { 'content-type': 'text/html' }).end('<html>Access Denied.</html>');
     if (seen.forwarded.length > (options.credentialsAfter ?? 0) && !authorized(req.headers, options.credentials)) {
       res.writeHead(407, { 'proxy-authenticate': 'Basic realm="site"', 'content-type': 'text/html' }).end('<html>407</html>');
       return;
@@ -92,7 +98,7 @@ export async function startForwardProxy(options: ForwardProxyOptions = {}): Prom
   server.on('connect', (req, client: Socket, head: Buffer) => {
     seen.tunnels.push({ target: req.url ?? '', headers: req.headers });
     // Silent, but it lets the connection go when the client does (an HTTP server's sockets stay half open otherwise).
-    if (options.silent === true) return void client.resume().once('end', () => client.destroy());
+    if (options.silent === true || seen.tunnels.length > (options.silentAfter ?? Infinity)) return void client.resume().once('end', () => client.destroy());
     if (options.endless === true) {
       client.write('HTTP/1.1 200 Connection Established\r\n');
       const line = `X-Padding: ${'p'.repeat(1000)}\r\n`;

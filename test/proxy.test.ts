@@ -278,6 +278,10 @@ describe('a proxy that fails is said to be the proxy', () => {
       ['socks5://bob:hunter2@127.0.0.1:1080', 'HTTPS_PROXY names a socks5:// proxy ("socks5://bob:***@127.0.0.1:1080"), and tmas speaks to HTTP proxies only'],
       ['bob:hunter2@proxy example:3128', 'HTTPS_PROXY is not a URL ("bob:***@proxy example:3128")'],
       ['http://bob:100%hunter2@127.0.0.1:3128', 'HTTPS_PROXY has a user or password that is not percent-encoded ("http://bob:***@127.0.0.1:3128"): a % there must start a code'],
+      // Passwords (and a user) pasted as they are: their own / or @ neither ends the mask nor hides its start.
+      ['http://bob:hunter2/x@proxy:3128', 'HTTPS_PROXY is not a URL ("http://bob:***@proxy:3128")'],
+      ['socks5://bob:x@hunter2@127.0.0.1:1080', 'HTTPS_PROXY names a socks5:// proxy ("socks5://bob:***@127.0.0.1:1080")'],
+      ['http://bob@site.org:hunter2/x@proxy:3128', 'HTTPS_PROXY is not a URL ("http://bob@site.org:***@proxy:3128")'],
     ]) {
       const wrong = (await check('https://api.example.com/v1', { HTTPS_PROXY: value })) as UserError;
       expect(wrong.code).toBe('TMAS_PROXY');

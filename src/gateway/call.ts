@@ -15,6 +15,7 @@ import type { Tally } from './endpoints/ledger.ts';
 import { prefixKeysOf } from './dispatch/prefix-keys.ts';
 import { joinBody, requestBodyParts, type BodyParts } from './request/request-body.ts';
 import { backoffMs, classifyFailure, failureLabel, saysOverloaded, type BackoffOptions, type FailureKind } from './request/retry.ts';
+import { forwardedRefusalNote } from './request/proxy-failure.ts';
 import { askingUsage, refuseStreamUsage } from './endpoints/stream-usage.ts';
 import type { Completion, CompletionRequest } from './reply/completion.ts';
 import type { Dispatcher } from './dispatch/dispatcher.ts';
@@ -317,7 +318,9 @@ function waitAfter(context: CallContext, tally: Tally, failure: { state: Endpoin
     tally.failed();
     const code = FAILURE_CODES[kind];
     context.pool.failedForGood(state, request, error, attempts, kind === 'transient');
-    throw new CallFailedError(code, `${state.url} (${request.endpoint.model}): ${describe(error)}`, attempts, {
+    // A forwarding proxy's own 403 reads as the server's refusal of the key: the message names the proxy too.
+    const note = kind === 'auth' ? forwardedRefusalNote(state.url, (error as { status?: number }).status) : '';
+    throw new CallFailedError(code, `${state.url} (${request.endpoint.model}): ${describe(error)}${note}`, attempts, {
       cause: error,
     });
   }

@@ -9,7 +9,7 @@ import { redactKeys, type Endpoint } from './gateway.ts';
 import { AnswerTooLargeError, createHttpTransport, HeadersTooLargeError } from './request/http-transport.ts';
 import { describeFailure } from './request/retry.ts';
 import { schemeAdvice, tlsAdvice } from './request/tls-trust.ts';
-import { proxyFailure } from './request/proxy-failure.ts';
+import { forwardedRefusalNote, proxyFailure } from './request/proxy-failure.ts';
 import { proxyRoute, throughProxy } from './request/proxy-env.ts';
 import { namesModel } from './endpoints/listed-model.ts';
 import { chatAnswersUnlisted } from './unlisted-models.ts';
@@ -128,7 +128,11 @@ async function listOne({ endpoint, flag, modelFlag, key }: EndpointToCheck, url:
     models.set(url, listed);
     return null;
   } catch (error) {
-    if (!(error instanceof UserError) || error.code !== 'TMAS_ENDPOINT') throw error;
+    // A proxy that refused this URL's call or could not carry it fails this URL alone, as a server that does not answer
+    // does: waited for while it starts (server-start.ts), a replica left out. A variable naming no proxy (no cause:
+    // nothing was called) is the whole run's.
+    const failedHere = error instanceof UserError && (error.code === 'TMAS_ENDPOINT' || (error.code === 'TMAS_PROXY' && error.cause !== undefined));
+    if (!failedHere) throw error;
     return error;
   }
 }
@@ -203,7 +207,7 @@ function wrongReplica(url: string, pool: readonly string[], flag: string, error:
 function noReplicaAnswers(pool: readonly string[], unreachable: Map<string, UserError>): UserError {
   const first = unreachable.get(pool[0] as string) as UserError;
   if (pool.length === 1) return first;
-  return new UserError('TMAS_ENDPOINT', `${first.message} The pool's other replicas do not answer either: ${pool.slice(1).join(', ')}.`, { cause: first });
+  return new UserError(first.code, `${first.message} The pool's other replicas do not answer either: ${pool.slice(1).join(', ')}.`, { cause: first });
 }
 
 /** What a server without a model list (a 404 on GET /models) that completes the model named is taken to list: nothing, so the model named is called as it is (resolveModel). */
@@ -310,7 +314,7 @@ function refusedKey(endpoint: Endpoint, flag: string, key: KeyOrigin | undefined
         : `No API key was set for ${key.agent} (a placeholder went instead), and this server wants one: set it with ${key.setBy}.`;
   return new UserError(
     'TMAS_AUTH',
-    `The model endpoint ${endpoint.baseUrl} (from ${flag}) refused GET /models: ${answer}. ${what}`,
+    `The model endpoint ${endpoint.baseUrl} (from ${flag}) refused GET /models: ${answer}. ${what}${forwardedRefusalNote(endpoint.baseUrl, error.status)}`,
     { cause: error },
   );
 }

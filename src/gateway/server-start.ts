@@ -15,7 +15,8 @@
  */
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import { quotaSpent } from './request/quota-spent.ts';
-import { throughProxy } from './request/proxy-env.ts';
+import { loopbackAdvice, throughProxy } from './request/proxy-env.ts';
+import { ProxyRefusedError } from './request/proxy-agents.ts';
 
 /**
  * Statuses a server or its proxy answers while it starts (the proxy finds no
@@ -27,6 +28,9 @@ import { throughProxy } from './request/proxy-env.ts';
  * no wait's to mend (quota-spent.ts).
  */
 const STARTING_STATUSES = new Set([429, 502, 503, 504, 529]);
+
+/** Statuses a proxy answers a CONNECT with when the endpoint behind it does not answer yet. */
+const PROXY_STARTING_STATUSES = new Set([502, 503, 504]);
 
 /** How long to wait between two asks of a starting server. */
 export const START_POLL_MS = 2_000;
@@ -45,6 +49,10 @@ export function startingFailure(error: unknown): string | null {
   }
   // Refused, not reset or timed out: a port nothing listens on yet. A reset or a silence is no server starting (a wrong scheme, a firewall).
   if (!(error instanceof APIConnectionError) || error instanceof APIConnectionTimeoutError) return null;
+  // Through a proxy, an https endpoint not up yet is the proxy's 502, 503 or 504 to the CONNECT (its port refused it),
+  // where an http one's is the proxy's answer to the request itself (an APIError above): both are waited for.
+  const refusal = error.cause;
+  if (refusal instanceof ProxyRefusedError && PROXY_STARTING_STATUSES.has(refusal.status)) return `answers CONNECT with HTTP ${refusal.status} at the proxy`;
   return (error.cause as NodeJS.ErrnoException | undefined)?.code === 'ECONNREFUSED' ? 'refuses connections (ECONNREFUSED)' : null;
 }
 
@@ -70,7 +78,7 @@ export function startWaitLine(wait: StartWait): string {
   if (wait.stage === 'still') return `tmas: still waiting for ${where} to start: ${seconds(wait.waitedMs)} of ${seconds(wait.boundMs)} (it ${wait.what}).`;
   return (
     `tmas: ${where} ${wait.what}: waiting up to ${seconds(wait.boundMs)} for the server to start, asking every ${seconds(START_POLL_MS)} ` +
-    '(--wait-for-server sets how long; 0 does not wait).'
+    `(--wait-for-server sets how long; 0 does not wait).${loopbackAdvice(wait.urls[0] ?? '')}`
   );
 }
 

@@ -6,7 +6,10 @@
  * figures of the load it had, so it should be busy while it is watched.
  */
 import { UserError } from '../kernel/errors.ts';
-import { metricsUrlOf, parseServerLoad, type ServerLoad } from '../gateway/load/server-load.ts';
+import { metricsText, metricsUrlOf, parseServerLoad, type ServerLoad } from '../gateway/load/server-load.ts';
+import { createHttpTransport, type HttpTransport } from '../gateway/request/http-transport.ts';
+import { proxyFailure } from '../gateway/request/proxy-failure.ts';
+import { throughProxy } from '../gateway/request/proxy-env.ts';
 
 /** What the watch gave. */
 export interface MeasuredCapacity {
@@ -19,14 +22,16 @@ export interface MeasuredCapacity {
 
 const READ_TIMEOUT_MS = 5_000;
 
-async function readLoad(metricsUrl: string): Promise<{ load: ServerLoad; at: number }> {
+// The gateway's transport, not the global fetch: a server reached through the site's proxy (HTTP_PROXY, NO_PROXY) is
+// reached so here too, as the run's calls reach it, and the page is bounded in bytes.
+async function readLoad(transport: HttpTransport, metricsUrl: string): Promise<{ load: ServerLoad; at: number }> {
   let text: string;
   try {
-    const response = await fetch(metricsUrl, { signal: AbortSignal.timeout(READ_TIMEOUT_MS) });
-    if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    text = await response.text();
+    text = await metricsText(transport, metricsUrl, {}, READ_TIMEOUT_MS);
   } catch (error) {
-    throw new UserError('TMAS_ENDPOINT', `--metrics-from: GET ${metricsUrl} failed (${(error as Error).message}). Give the base URL of a running vLLM or tmas sim-server, or describe the server with --decode-tokens-per-second and --sequence-tokens-per-second.`, { cause: error });
+    const proxy = proxyFailure(error, metricsUrl);
+    if (proxy !== null) throw new UserError('TMAS_PROXY', `--metrics-from: GET ${metricsUrl} was not sent: ${proxy}.`, { cause: error });
+    throw new UserError('TMAS_ENDPOINT', `--metrics-from: GET ${metricsUrl}${throughProxy(metricsUrl)} failed (${(error as Error).message}). Give the base URL of a running vLLM or tmas sim-server, or describe the server with --decode-tokens-per-second and --sequence-tokens-per-second.`, { cause: error });
   }
   const load = parseServerLoad(text);
   if (load === null || load.generationTokens === null) {
@@ -37,15 +42,24 @@ async function readLoad(metricsUrl: string): Promise<{ load: ServerLoad; at: num
 
 /** Watches the server at `baseUrl` (its OpenAI base URL) for `seconds`, reading its metrics once a second. */
 export async function measureCapacity(baseUrl: string, seconds: number): Promise<MeasuredCapacity> {
-  const metricsUrl = metricsUrlOf(baseUrl);
-  const first = await readLoad(metricsUrl);
+  const transport = createHttpTransport();
+  try {
+    return await watchLoad(transport, metricsUrlOf(baseUrl), seconds);
+  } finally {
+    transport.close();
+  }
+}
+
+/** The metrics at `metricsUrl` read once a second for `seconds`, and what they show. */
+async function watchLoad(transport: HttpTransport, metricsUrl: string, seconds: number): Promise<MeasuredCapacity> {
+  const first = await readLoad(transport, metricsUrl);
   let last = first;
   let runningSum = first.load.running;
   let samples = 1;
   const until = Date.now() + seconds * 1000;
   while (Date.now() < until) {
     await new Promise((resolve) => setTimeout(resolve, Math.min(1000, Math.max(0, until - Date.now()))));
-    last = await readLoad(metricsUrl);
+    last = await readLoad(transport, metricsUrl);
     runningSum += last.load.running;
     samples++;
   }

@@ -16,6 +16,7 @@ import type { Dispatcher } from '../dispatch/dispatcher.ts';
 import type { RetryEvent } from './gateway-options.ts';
 import type { HttpTransport } from '../request/http-transport.ts';
 import { backoffMs, saysOverloaded, type BackoffOptions } from '../request/retry.ts';
+import { throughProxy } from '../request/proxy-env.ts';
 
 /** What the pool works with. */
 export interface ReplicaPoolContext {
@@ -230,11 +231,14 @@ function poolDownError(pool: string, request: CompletionRequest, describe: (erro
 
 /** Why an endpoint stopped: `downAfter` calls in a row failed for good on it. */
 function endpointDownError(state: EndpointState, request: CompletionRequest, attempts: number, describe: (error: unknown) => string, error: unknown): UserError {
+  // A proxy that hangs or drops calls fails them as a dead server would: the message names it, as the start check's does.
+  const through = throughProxy(request.endpoint.baseUrl);
+  const check = through === '' ? 'the server (or lower --concurrency)' : 'the server and the proxy (or lower --concurrency; if the server is reached without the proxy, add its host to NO_PROXY)';
   return new UserError(
     'TMAS_ENDPOINT_DOWN',
-    `The model endpoint ${request.endpoint.baseUrl} (${request.endpoint.model}) stays down: ${state.consecutiveFailures} calls in a row ` +
+    `The model endpoint ${request.endpoint.baseUrl} (${request.endpoint.model})${through.replace(/^ through/, ' called through')} stays down: ${state.consecutiveFailures} calls in a row ` +
       `failed after ${attempts} attempts each; the last error was ${describe(error)}. The run stopped; every completed call is kept ` +
-      'in the store. Check the server (or lower --concurrency), then resume the run with --resume on its output directory.',
+      `in the store. Check ${check}, then resume the run with --resume on its output directory.`,
     { cause: error },
   );
 }

@@ -85,25 +85,37 @@ export function metricsUrlOf(baseUrl: string): string {
 }
 
 /**
+ * The text of a /metrics page, through `transport` (the proxy the environment
+ * names for it included); rejects on a failure, a status not 2xx, a page over
+ * MAX_METRICS_BYTES, or no whole answer within `timeoutMs`.
+ */
+export async function metricsText(transport: HttpTransport, metricsUrl: string, headers: Record<string, string>, timeoutMs: number): Promise<string> {
+  const response = await transport.request(metricsUrl, { headers, signal: AbortSignal.timeout(timeoutMs) });
+  const declared = Number(response.headers.get('content-length') ?? 0);
+  if (!response.ok || declared > MAX_METRICS_BYTES) {
+    response.body.cancel();
+    throw new Error(response.ok ? `larger than ${MAX_METRICS_BYTES / 2 ** 20} MiB` : `HTTP ${response.status}`);
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of response.body) {
+    size += chunk.byteLength;
+    if (size > MAX_METRICS_BYTES) {
+      response.body.cancel();
+      throw new Error(`larger than ${MAX_METRICS_BYTES / 2 ** 20} MiB`);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
  * Reads a server's load. Resolves null when the server has no usable
  * metrics (no route, another format, too large, too slow); never rejects.
  */
 export async function readServerLoad(transport: HttpTransport, metricsUrl: string, headers: Record<string, string> = {}): Promise<ServerLoad | null> {
   try {
-    const response = await transport.request(metricsUrl, { headers, signal: AbortSignal.timeout(METRICS_TIMEOUT_MS) });
-    const declared = Number(response.headers.get('content-length') ?? 0);
-    if (!response.ok || declared > MAX_METRICS_BYTES) {
-      response.body.cancel();
-      return null;
-    }
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    for await (const chunk of response.body) {
-      size += chunk.byteLength;
-      if (size > MAX_METRICS_BYTES) return null;
-      chunks.push(chunk);
-    }
-    return parseServerLoad(Buffer.concat(chunks).toString('utf8'));
+    return parseServerLoad(await metricsText(transport, metricsUrl, headers, METRICS_TIMEOUT_MS));
   } catch {
     return null;
   }

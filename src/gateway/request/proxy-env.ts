@@ -15,6 +15,7 @@
  * hides the cause. A proxy's password is never shown.
  */
 import { UserError } from '../../kernel/errors.ts';
+import { isIP } from 'node:net';
 import { bypassesProxy } from './no-proxy.ts';
 
 /** The proxy an endpoint is called through. */
@@ -44,8 +45,14 @@ function firstSet(env: NodeJS.ProcessEnv, names: readonly string[]): { name: str
 
 /** `value` with the password of a URL's credentials masked, for messages. */
 export function withoutPassword(value: string): string {
-  // With its scheme or without (`bob:secret@proxy:3128` is a proxy URL too).
-  return value.replace(/^((?:[a-z][a-z0-9+.-]*:\/\/)?[^/@:\s]*):[^/@\s]*@/i, '$1:***@');
+  // With its scheme or without (`bob:secret@proxy:3128` is a proxy URL too). The credentials end at the last @ and the
+  // password starts at the first : in them: a value quoted here failed to parse, often for a user or password pasted
+  // as it is (bob@site.org, pa/ss@word), whose own @ or / must neither end the mask nor hide its start.
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(value)?.[0] ?? '';
+  const at = value.lastIndexOf('@');
+  const colon = value.indexOf(':', scheme.length);
+  if (at < scheme.length || colon === -1 || colon > at) return value;
+  return `${value.slice(0, colon)}:***${value.slice(at)}`;
 }
 
 /** A proxy as messages show it: `http://proxy.example:3128`, without its credentials. */
@@ -113,3 +120,28 @@ export function throughProxy(baseUrl: string): string {
     return '';
   }
 }
+
+/** Whether `url` names this machine's loopback: `localhost` (and names under it), 127.0.0.0/8, ::1. */
+function isLoopback(url: URL): boolean {
+  const host = url.hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  return isIP(host) === 4 ? host.startsWith('127.') : host === '::1';
+}
+
+/**
+ * What to add when a loopback endpoint goes through a proxy: a proxy on
+ * another machine reaches its own localhost, where nothing serves the model
+ * (or something else does), and answers 502 or 503, which reads as a server
+ * still starting: tmas would wait --wait-for-server (10 min) for it. Nothing
+ * when `baseUrl` is called directly or is no loopback address.
+ */
+export function loopbackAdvice(baseUrl: string): string {
+  try {
+    const url = URL.canParse(baseUrl) ? new URL(baseUrl) : null;
+    if (url === null || !isLoopback(url) || proxyRoute(url) === null) return '';
+    return ` A proxy on another machine cannot reach this one's ${url.hostname}: if the server runs here, add ${url.hostname} to NO_PROXY (NO_PROXY=localhost,127.0.0.1,::1).`;
+  } catch {
+    return '';
+  }
+}
+

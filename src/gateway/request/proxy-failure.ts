@@ -8,7 +8,7 @@
  */
 import { UserError } from '../../kernel/errors.ts';
 import { ProxyRefusedError, ProxyUnreachableError } from './proxy-agents.ts';
-import { proxyRoute } from './proxy-env.ts';
+import { proxyRoute, throughProxy } from './proxy-env.ts';
 import { tlsAdvice } from './tls-trust.ts';
 
 /** The errors in `error`'s chain of causes, outermost first. */
@@ -38,3 +38,18 @@ export function proxyFailure(error: unknown, baseUrl: string): string | null {
     return null;
   }
 }
+
+/**
+ * What a 403 to an http endpoint's request adds when a proxy forwarded it: a
+ * forwarding proxy answers for the server, and its own 403 (its rules forbid
+ * the host, as squid's ERR_ACCESS_DENIED) comes back as the server's would.
+ * It cannot be told from the server's by its status, so both are said, rather
+ * than 'it refused the API key' alone. Nothing otherwise.
+ */
+export function forwardedRefusalNote(baseUrl: string, status: number | undefined): string {
+  if (status !== 403 || !URL.canParse(baseUrl) || new URL(baseUrl).protocol !== 'http:') return '';
+  const through = throughProxy(baseUrl);
+  if (through === '') return '';
+  return ` It was sent${through}, whose own 403 (its rules forbid the host) reads the same: if the page above is the proxy's, ask its administrators to allow ${new URL(baseUrl).host}, or name the host in NO_PROXY to call it directly.`;
+}
+

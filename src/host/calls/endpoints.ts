@@ -8,7 +8,7 @@ import { usesSimulator, type RunConfig, type Secrets } from '../../settings/conf
 import { defaultTokenizerWarning } from '../../settings/tokenizer-warning.ts';
 import { checkEndpoints, resolveModel, SIMULATED_OWNER, type ListedModel } from '../../gateway/check.ts';
 import { startWaitLine } from '../../gateway/server-start.ts';
-import { callDirectly, proxyRoute } from '../../gateway/request/proxy-env.ts';
+import { callDirectly, loopbackAdvice, proxyRoute } from '../../gateway/request/proxy-env.ts';
 import { applyListedWindows } from './listed-windows.ts';
 import { createServerWindows, type ServerWindows } from './server-windows.ts';
 import { endpointFor } from './call-key.ts';
@@ -68,7 +68,7 @@ function tellProxies(endpoints: ReadonlyArray<{ endpoint: { baseUrl: string; rep
       const route = URL.canParse(url) ? proxyRoute(new URL(url)) : null;
       if (route === null || told.has(url)) continue;
       told.add(url);
-      say(`tmas: ${url} (from ${flag}) is called through the proxy ${route.shown} (from ${route.variable}); a host NO_PROXY names is called directly.`);
+      say(`tmas: ${url} (from ${flag}) is called through the proxy ${route.shown} (from ${route.variable}); a host NO_PROXY names is called directly.${loopbackAdvice(url)}`);
     }
   }
 }
