@@ -10,9 +10,10 @@
  * The check is incremental: tsc keeps what it found of each file (its errors
  * included, reported again while the file is unchanged) in a build-info file
  * in the temporary directory, one per checkout, and checks again only the files
- * changed since and those that depend on them. On a 2-core machine the whole
- * check took 34 s of CPU each time; with the cache, 9 s after an edit of a test
- * file. A fresh clone (CI) has no cache and checks everything, as before.
+ * changed since and those that depend on them. On a 2-core machine TypeScript
+ * 7's compiler checks the whole project in about 10 s of CPU (TypeScript 5's
+ * took 24-34 s); with the cache, under 2 s after an edit of a test file. A
+ * fresh clone (CI) has no cache and checks everything.
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -24,7 +25,8 @@ import { promisify } from 'node:util';
 import { expect, test } from 'vitest';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+/** The compiler's launcher: TypeScript 7's package exports no path to it, so it is found beside the package.json it does export. */
+const TSC = path.join(path.dirname(createRequire(import.meta.url).resolve('typescript/package.json')), 'bin', 'tsc');
 /** Where tsc keeps this checkout's findings between runs: outside the checkout, named after it (several checkouts may share a machine). */
 const BUILD_INFO = path.join(os.tmpdir(), `tmas-typecheck-${createHash('sha256').update(REPO).digest('hex').slice(0, 16)}.tsbuildinfo`);
 

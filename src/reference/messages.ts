@@ -5,7 +5,7 @@
  * from a checkout (`npm run docs`, the tests), not from an installed package.
  */
 import { readFileSync } from 'node:fs';
-import ts from 'typescript';
+import ts from 'typescript-parser';
 import type { Message } from '../kernel/protocol.ts';
 import { routeOf } from '../kernel/routes.ts';
 import { packagePath } from '../kernel/package-root.ts';

@@ -91,7 +91,7 @@ export const selfRefineProgram: ProblemProgram<SelfRefineState> = {
   saved(state, input) {
     return nextIteration(state, state.iteration, input, (iteration) => {
       // A stopped candidate is settled from the start: it waits for nothing.
-      const candidates = state.candidates.map(({ critique: _done, ...c }) => ({ ...c, settled: c.stopped, failures: [] }));
+      const candidates = state.candidates.map(({ critique: _done, ...c }): Candidate => ({ ...c, settled: c.stopped, failures: [] }));
       const post = candidates
         .filter((c) => !c.stopped)
         .map((c): Message =>
