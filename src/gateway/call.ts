@@ -15,7 +15,7 @@ import type { Tally } from './endpoints/ledger.ts';
 import { prefixKeysOf } from './dispatch/prefix-keys.ts';
 import { joinBody, requestBodyParts, type BodyParts } from './request/request-body.ts';
 import { backoffMs, classifyFailure, failureLabel, saysOverloaded, type BackoffOptions, type FailureKind } from './request/retry.ts';
-import { forwardedRefusalNote } from './request/proxy-failure.ts';
+import { forwardedRefusalNote } from './request/proxy/proxy-failure.ts';
 import { askingUsage, refuseStreamUsage } from './endpoints/stream-usage.ts';
 import type { Completion, CompletionRequest } from './reply/completion.ts';
 import type { Dispatcher } from './dispatch/dispatcher.ts';

@@ -15,8 +15,8 @@
  */
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import { quotaSpent } from './request/quota-spent.ts';
-import { loopbackAdvice, throughProxy } from './request/proxy-env.ts';
-import { ProxyRefusedError } from './request/proxy-agents.ts';
+import { loopbackAdvice, throughProxy } from './request/proxy/proxy-env.ts';
+import { ProxyRefusedError } from './request/proxy/proxy-agents.ts';
 
 /**
  * Statuses a server or its proxy answers while it starts (the proxy finds no

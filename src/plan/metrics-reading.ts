@@ -8,8 +8,8 @@
 import { UserError } from '../kernel/errors.ts';
 import { metricsText, metricsUrlOf, parseServerLoad, type ServerLoad } from '../gateway/load/server-load.ts';
 import { createHttpTransport, type HttpTransport } from '../gateway/request/http-transport.ts';
-import { proxyFailure } from '../gateway/request/proxy-failure.ts';
-import { throughProxy } from '../gateway/request/proxy-env.ts';
+import { proxyFailure } from '../gateway/request/proxy/proxy-failure.ts';
+import { throughProxy } from '../gateway/request/proxy/proxy-env.ts';
 
 /** What the watch gave. */
 export interface MeasuredCapacity {

@@ -16,7 +16,7 @@ import type { Dispatcher } from '../dispatch/dispatcher.ts';
 import type { RetryEvent } from './gateway-options.ts';
 import type { HttpTransport } from '../request/http-transport.ts';
 import { backoffMs, saysOverloaded, type BackoffOptions } from '../request/retry.ts';
-import { throughProxy } from '../request/proxy-env.ts';
+import { throughProxy } from '../request/proxy/proxy-env.ts';
 
 /** What the pool works with. */
 export interface ReplicaPoolContext {

@@ -34,8 +34,8 @@
  *   a proxy's cookies and debug headers passed that, and the run was refused
  *   as 'Cannot reach the model endpoint' with a parser's 'Header overflow';
  * - an endpoint goes through the proxy the environment names for it
- *   (HTTPS_PROXY, HTTP_PROXY, NO_PROXY: proxy-env.ts), on agents that keep
- *   their connections too (proxy-agents.ts); what is above holds there alike.
+ *   (HTTPS_PROXY, HTTP_PROXY, NO_PROXY: proxy/proxy-env.ts), on agents that keep
+ *   their connections too (proxy/proxy-agents.ts); what is above holds there alike.
  */
 import http from 'node:http';
 import https from 'node:https';
@@ -45,9 +45,9 @@ import { openAiErrorBody } from './error-body.ts';
 import { keyLeftBehind, withNote, type Redirect } from './redirects.ts';
 import { streamChunks } from './stream-chunks.ts';
 import { decodedBody, decodingFailure } from './content-coding.ts';
-import { portOf } from './no-proxy.ts';
-import { proxyRoute } from './proxy-env.ts';
-import { CALL_SIGNAL, ProxyRefusedError } from './proxy-agents.ts';
+import { portOf } from './proxy/no-proxy.ts';
+import { proxyRoute } from './proxy/proxy-env.ts';
+import { CALL_SIGNAL, ProxyRefusedError } from './proxy/proxy-agents.ts';
 import { createTransportAgents } from './transport-agents.ts';
 
 /** Bytes of an error body kept: far more than any message worth showing. */
@@ -148,7 +148,7 @@ export function createHttpTransport(options: { errorBodyLimit?: number; onRedire
     if (body !== null) headers['content-length'] = String(body.byteLength);
     const signal = init.signal ?? undefined;
     signal?.throwIfAborted();
-    // The call's signal goes to a proxy's agent too: it closes a connection to the proxy that outlives the call (proxy-agents.ts).
+    // The call's signal goes to a proxy's agent too: it closes a connection to the proxy that outlives the call (proxy/proxy-agents.ts).
     const requestOptions: http.RequestOptions & { [CALL_SIGNAL]?: AbortSignal } = { method: init.method ?? 'GET', headers, agent: agents.agentOf(url, route, resent > 0), maxHeaderSize: MAX_HEADER_BYTES, [CALL_SIGNAL]: signal };
     const request = (url.protocol === 'https:' ? https : http).request(url, requestOptions);
     const answer = new Promise<IncomingMessage>((resolve, reject) => {
@@ -176,7 +176,7 @@ export function createHttpTransport(options: { errorBodyLimit?: number; onRedire
     // From here a broken connection surfaces as the reply's error, where the body is read.
     request.on('error', () => {});
     const status = reply.statusCode ?? 0;
-    // A forwarding proxy's 407 is its own (a tunnel's refusal never gets here: proxy-agents.ts).
+    // A forwarding proxy's 407 is its own (a tunnel's refusal never gets here: proxy/proxy-agents.ts).
     if (route !== null && status === 407) {
       reply.resume();
       release();

@@ -15,7 +15,7 @@ import { refusedField } from './refused-field.ts';
 import { perMinuteTooSmall, statedCompletionCap } from './completion-cap.ts';
 import { quotaSpent } from './quota-spent.ts';
 import { modelGone } from './model-gone.ts';
-import { ProxyRefusedError } from './proxy-agents.ts';
+import { ProxyRefusedError } from './proxy/proxy-agents.ts';
 
 /** How a failed attempt is classified. */
 export type FailureKind = 'transient' | 'wait-too-long' | 'context-length' | 'auth' | 'proxy' | 'quota' | 'model-gone' | 'redirected' | 'not-streamed' | 'web-page' | 'in-band' | 'refused-field' | 'fatal' | 'aborted';

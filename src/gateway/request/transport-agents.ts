@@ -1,15 +1,15 @@
 /**
  * The connections a transport keeps: Node's keep-alive agents for endpoints
  * called directly, and one agent per proxy and endpoint scheme for those
- * called through a proxy (proxy-agents.ts: a tunnel's connections go to its
+ * called through a proxy (proxy/proxy-agents.ts: a tunnel's connections go to its
  * endpoint, a forwarding proxy's to the proxy). LIFO: the connections used
  * most recently go first, so the idle ones close on the server's keep-alive
  * timeout.
  */
 import http from 'node:http';
 import https from 'node:https';
-import type { ProxyRoute } from './proxy-env.ts';
-import { proxyAgent, type ForwardingAgent, type TunnelAgent } from './proxy-agents.ts';
+import type { ProxyRoute } from './proxy/proxy-env.ts';
+import { proxyAgent, type ForwardingAgent, type TunnelAgent } from './proxy/proxy-agents.ts';
 
 /** The agents of one transport. */
 export interface TransportAgents {

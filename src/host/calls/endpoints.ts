@@ -8,7 +8,7 @@ import { usesSimulator, type RunConfig, type Secrets } from '../../settings/conf
 import { defaultTokenizerWarning } from '../../settings/tokenizer-warning.ts';
 import { checkEndpoints, resolveModel, SIMULATED_OWNER, type ListedModel } from '../../gateway/check.ts';
 import { startWaitLine } from '../../gateway/server-start.ts';
-import { callDirectly, loopbackAdvice, proxyRoute } from '../../gateway/request/proxy-env.ts';
+import { callDirectly, loopbackAdvice, proxyRoute } from '../../gateway/request/proxy/proxy-env.ts';
 import { applyListedWindows } from './listed-windows.ts';
 import { createServerWindows, type ServerWindows } from './server-windows.ts';
 import { endpointFor } from './call-key.ts';

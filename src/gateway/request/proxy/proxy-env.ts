@@ -14,7 +14,7 @@
  * than call the endpoint directly, which on such a machine fails anyway and
  * hides the cause. A proxy's password is never shown.
  */
-import { UserError } from '../../kernel/errors.ts';
+import { UserError } from '../../../kernel/errors.ts';
 import { isIP } from 'node:net';
 import { bypassesProxy } from './no-proxy.ts';
 

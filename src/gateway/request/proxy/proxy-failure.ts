@@ -6,10 +6,10 @@
  * by no authority Node trusts'), which sent the user to check a server that
  * was fine.
  */
-import { UserError } from '../../kernel/errors.ts';
+import { UserError } from '../../../kernel/errors.ts';
 import { ProxyRefusedError, ProxyUnreachableError } from './proxy-agents.ts';
 import { proxyRoute, throughProxy } from './proxy-env.ts';
-import { tlsAdvice } from './tls-trust.ts';
+import { tlsAdvice } from '../tls-trust.ts';
 
 /** The errors in `error`'s chain of causes, outermost first. */
 function causes(error: unknown): unknown[] {
