@@ -104,7 +104,8 @@ describe.each(Object.values(STRATEGIES).map((strategy) => [strategy.name, strate
     const second = await run([...base, '--output-file', split], { resume: true });
     expect(await readFile(path.join(split, 'results.jsonl'), 'utf8')).toBe(results);
     // Nothing paid twice: what the resumed process issued is exactly what the interrupted one had not completed.
-    expect(second.outcome?.calls.reused).toBeGreaterThanOrEqual(paidBefore);
+    // (Not every journaled call is asked again: a problem resumes after its last saved iteration, and under load
+    // an iteration may be saved before the stop lands, so the reused count may be below the journal's.)
     expect(paidBefore + (second.outcome?.calls.issued ?? 0)).toBe(issuedWhole);
     expect((await readJournal(split)).length).toBe(issuedWhole);
 
