@@ -167,6 +167,26 @@ describe("a user's template is bounded in the steps one prompt may take", () => 
     expect(renderTemplate('{{ (text ~ text) | length }}', { text: 'x'.repeat(MAX_RENDERED_CHARS / 2) }, 'jinja2')).toBe(String(MAX_RENDERED_CHARS));
   });
 
+  test('a width past the bound (zfill, center, indent, tojson, a printf width or precision) is refused before the padding is made', () => {
+    // zfill(400000000) built 381 Mi characters before the bound on what is printed saw them; past 2**29 the engine said "Invalid string length".
+    const refused: Array<[string, RegExp]> = [
+      ["{{ problem.zfill(400000000) | length }}", /zfill\(400000000\) pads to 400,000,000 characters/],
+      ['{{ problem | center(10 ** 9) }}', /center\(1000000000\) pads to/],
+      ['{{ problem | indent(10 ** 9) }}', /"indent" pads to/],
+      ["{{ ('a\\n' * 1000) | indent(100000) }}", /"indent" of 1,001 lines by 100,000 characters pads to/],
+      ['{{ references | tojson(10 ** 8) }}', /"tojson" indenting by 100000000 pads to/],
+      ['{{ range(1000) | list | tojson(100000) }}', /"tojson" indenting by 100,000 characters makes more than/],
+      ["{{ '%0400000000d' % 1 }}", /a width or precision of 400000000 pads to/],
+      ["{{ '%.999999999f' % 1 }}", /a width or precision of 999999999 pads to/],
+    ];
+    for (const [source, message] of refused) {
+      const started = Date.now();
+      expect(() => renderTemplate(source, { problem: 'x', references: ['a'] }, 'jinja2'), source).toThrow(message);
+      expect(Date.now() - started, source).toBeLessThan(1_000);
+    }
+    expect(renderTemplate("{{ '7'.zfill(3) }}|{{ 'ab' | center(6) }}|{{ 'a\\nb' | indent(2) }}|{{ [1] | tojson(1) }}|{{ '%05.1f' % 2.25 }}", {}, 'jinja2')).toBe('007|  ab  |a\n  b|[\n 1\n]|002.2');
+  });
+
   test('a template file of 60,000 lines is checked in time linear in its length: its mistake on the last line is named in seconds', () => {
     // Each tag's line was counted from the file's start: 32,000 tags took 7 s, 60,000 about 26 s, a 4 MB file of 290,000 many minutes.
     const lines = '{{ problem }}\n'.repeat(60_000);

@@ -29,7 +29,7 @@ import { PYTHON_OPERATORS, pythonOperation } from './jinja2-operators.ts';
 import { jinja2Title, pyTitle } from './python-title.ts';
 import { LIST_METHODS, listSearch, TEXT_METHODS, textMethod } from './python-methods.ts';
 import { pyItems, pyTruthy, SELECTING, selected, unique } from './jinja2-select.ts';
-import { asGenerator, asOperand, attributeOf, boundedRange, consumedGenerator, endOf, Environment, GENERATING, listMethod, orEmpty, runtime, TemplateBoundError, MAX_RENDERED_CHARS, MAX_STEPS } from './jinja2-values.ts';
+import { asGenerator, asOperand, attributeOf, boundedRange, boundedWidth, consumedGenerator, endOf, Environment, GENERATING, listMethod, orEmpty, runtime, TemplateBoundError, MAX_RENDERED_CHARS, MAX_STEPS } from './jinja2-values.ts';
 
 export { MAX_RENDERED_CHARS, MAX_STEPS, TemplateBoundError } from './jinja2-values.ts';
 import { markTuple, pyCapitalize, pyCharAt, pyLength, pyStr, pyStrip, pyToJson, type RuntimeValue } from './python-str.ts';
@@ -172,7 +172,7 @@ class Jinja2Interpreter extends Interpreter {
     if (name === 'unique' && args.length === 0) return unique(value);
     if ((name === 'first' || name === 'last') && args.length === 0) return endOf(value, name) ?? library();
     if (name === 'tojson' && value.type === 'UndefinedValue') throw new TypeError('"tojson" of an undefined value (UndefinedValue): Object of type Undefined is not JSON serializable');
-    if (name === 'tojson') return asMarkup(runtime(pyToJson(value, this.indentOf(args, environment))));
+    if (name === 'tojson') return asMarkup(runtime(pyToJson(value, this.indentOf(args, environment), MAX_RENDERED_CHARS)));
     if (name === 'safe') return asMarkup(runtime(pyStr(value)));
     if (args.length === 0 && typeof value.value === 'string' && (name === 'length' || name === 'trim')) {
       return name === 'length' ? runtime(pyLength(value.value)) : keepMarkup(value, runtime(pyStrip(value.value, 'strip')));
@@ -262,7 +262,8 @@ class Jinja2Interpreter extends Interpreter {
     const indent = this.evaluate(node, environment);
     // json.dumps indents by a text as it is, by a number (a bool as 0 or 1) of spaces.
     if (indent.type === 'BooleanValue') return indent.value ? 1 : 0;
-    return typeof indent.value === 'number' || typeof indent.value === 'string' ? indent.value : null;
+    if (typeof indent.value === 'number') return boundedWidth(indent.value, `"tojson" indenting by ${indent.value}`);
+    return typeof indent.value === 'string' ? indent.value : null;
   }
 
   /** The value whose attribute or item is read: jinja2 fails where it is undefined (jinja2-undefined.ts). */

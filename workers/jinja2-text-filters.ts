@@ -8,6 +8,7 @@
 import { asMarkup, escapeHtml, isMarkup } from './jinja2-markup.ts';
 import { pyPercent } from './python-format.ts';
 import { pyType } from './jinja2-tests.ts';
+import { boundedWidth } from './jinja2-values.ts';
 import { pySplitLines } from './python-methods.ts';
 import { pyStr, type RuntimeValue } from './python-str.ts';
 
@@ -34,8 +35,10 @@ function indented(value: Value, { argument }: TextFilterContext): string {
   if (value.type === 'UndefinedValue') throw new TypeError('"indent" of an undefined value: jinja2 fails on it (UndefinedError)');
   if (value.type !== 'StringValue') throw new TypeError(`"indent" of a ${pyType(value)}: unsupported operand type(s) for +=: '${pyType(value)}' and 'str'`);
   const width = argument(0, 'width');
-  const unit = width?.type === 'StringValue' ? String(width.value) : ' '.repeat(Math.max(0, Number(width?.value ?? 4)));
+  const unit = width?.type === 'StringValue' ? String(width.value) : ' '.repeat(Math.max(0, boundedWidth(Number(width?.value ?? 4), '"indent"')));
   const lines = pySplitLines(`${String(value.value)}\n`);
+  // Each line gets the unit: a wide one over many lines is refused before it is repeated.
+  boundedWidth(unit.length * lines.length, `"indent" of ${lines.length.toLocaleString('en-US')} lines by ${unit.length.toLocaleString('en-US')} characters`);
   const blank = argument(2, 'blank')?.value === true;
   const [head = '', ...rest] = lines;
   const body = blank ? lines.join(`\n${unit}`) : [head, ...rest.map((line) => (line === '' ? line : unit + line))].join('\n');
@@ -44,7 +47,7 @@ function indented(value: Value, { argument }: TextFilterContext): string {
 
 /** Python's str.center(width): the text between spaces, the odd one on the right unless the width is odd. */
 function centered(text: string, width: number): string {
-  const margin = width - Array.from(text).length;
+  const margin = boundedWidth(width, `center(${width})`) - Array.from(text).length;
   if (margin <= 0) return text;
   const left = Math.floor(margin / 2) + (margin & width & 1);
   return ' '.repeat(left) + text + ' '.repeat(margin - left);

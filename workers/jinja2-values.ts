@@ -25,6 +25,16 @@ export class TemplateBoundError extends Error {
   override name = 'TemplateBoundError';
 }
 
+/**
+ * A width a template pads to (zfill, center, indent, tojson's indent, a printf width or precision), refused past
+ * MAX_RENDERED_CHARS before the padding is made: `'x'.zfill(400000000)` built 381 Mi characters before the bound
+ * on what is printed saw them, and a width past 2**29 failed with the engine's "Invalid string length".
+ */
+export function boundedWidth(width: number, what: string): number {
+  if (width > MAX_RENDERED_CHARS) throw new TemplateBoundError(`${what} pads to ${width.toLocaleString('en-US')} characters, more than any context window holds (at most ${MAX_RENDERED_CHARS.toLocaleString('en-US')})`);
+  return width;
+}
+
 /** What this file uses of the library's runtime (its package's type declarations do not resolve it under NodeNext). */
 export interface Environment {
   variables: Map<string, Value>;

@@ -7,6 +7,7 @@
  * their flags, width and precision; another is Python's error.
  */
 import { pyType } from './jinja2-tests.ts';
+import { boundedWidth } from './jinja2-values.ts';
 import { exponentDigits, fixedDigits } from './python-float-digits.ts';
 import { pyFloat, pyRepr, pyStr, type RuntimeValue } from './python-str.ts';
 
@@ -110,7 +111,7 @@ function formatted(format: string, values: RuntimeValue): string {
     if (conversion === '%') return '%';
     if (conversion === undefined || !'diusrafFeEgGxXoc'.includes(conversion)) throw new Error(`unsupported format character '${conversion ?? ''}'`);
     const widthOf = (given: string | undefined) => (given === '*' ? integerOf(take(), 'd') : given === undefined ? undefined : Number(given));
-    const [w, p] = [widthOf(width), widthOf(precision)];
+    const [w, p] = [widthOf(width), widthOf(precision)].map((given) => (given === undefined ? undefined : boundedWidth(given, `a width or precision of ${given}`)));
     let value: RuntimeValue;
     if (name !== undefined) {
       if (byName === null) throw new TypeError('format requires a mapping');

@@ -9,7 +9,7 @@
  */
 import { pyItems } from './jinja2-select.ts';
 import { pyType } from './jinja2-tests.ts';
-import { runtime } from './jinja2-values.ts';
+import { boundedWidth, runtime } from './jinja2-values.ts';
 import { pyEquals, pyRepr, type RuntimeValue } from './python-str.ts';
 
 type Value = RuntimeValue;
@@ -77,7 +77,7 @@ function joined(text: string, items: Value | undefined): string {
 /** Python's str.zfill(width): zeros after any sign, up to `width` characters. */
 function zfilled(text: string, width: number): string {
   const chars = Array.from(text);
-  if (chars.length >= width) return text;
+  if (chars.length >= boundedWidth(width, `zfill(${width})`)) return text;
   const sign = chars[0] === '+' || chars[0] === '-' ? (chars.shift() as string) : '';
   return sign + '0'.repeat(width - chars.length - sign.length) + chars.join('');
 }

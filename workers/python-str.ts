@@ -234,20 +234,23 @@ function byCodePoint(a: string, b: string): number {
 }
 
 /** json.dumps(value, sort_keys=True, indent=indent) of a value, at nesting `depth`. */
-function pyJsonDumps(value: RuntimeValue, indent: string | null, depth: number): string {
+function pyJsonDumps(value: RuntimeValue, indent: string | null, depth: number, limit: number): string {
   refuseGenerator(value, 'writes no JSON of ("Object of type generator is not JSON serializable")');
   const items = (parts: string[], open: string, close: string): string => {
     if (parts.length === 0) return open + close;
     if (indent === null) return `${open}${parts.join(', ')}${close}`;
+    // Each item gets its line's indent: a wide indent over many items is refused before the lines are joined.
+    const size = parts.reduce((sum, part) => sum + part.length, 0) + (depth + 2) * indent.length * (parts.length + 1);
+    if (size > limit) throw new RangeError(`"tojson" indenting by ${indent.length.toLocaleString('en-US')} characters makes more than ${limit.toLocaleString('en-US')} characters, more than any context window holds`);
     const inner = '\n' + indent.repeat(depth + 1);
     return `${open}${inner}${parts.join(`,${inner}`)}\n${indent.repeat(depth)}${close}`;
   };
-  if (LISTS.has(value.type)) return items((value.value as RuntimeValue[]).map((item) => pyJsonDumps(item, indent, depth + 1)), '[', ']');
+  if (LISTS.has(value.type)) return items((value.value as RuntimeValue[]).map((item) => pyJsonDumps(item, indent, depth + 1, limit)), '[', ']');
   // jinja2's json.dumps fails on an undefined value (a field a record lacks) and on a namespace, wherever it stands.
   if (value.type === 'UndefinedValue' || value.type === 'NamespaceValue') throw new TypeError(`"tojson" of a value holding ${value.type === 'UndefinedValue' ? 'an undefined value' : 'a namespace()'}: Object of type ${value.type === 'UndefinedValue' ? 'Undefined' : 'Namespace'} is not JSON serializable`);
   if (RECORDS.has(value.type)) {
     const entries = [...(value.value as Map<string, RuntimeValue>).entries()].sort(([a], [b]) => byCodePoint(a, b));
-    return items(entries.map(([key, item]) => `${jsonString(key)}: ${pyJsonDumps(item, indent, depth + 1)}`), '{', '}');
+    return items(entries.map(([key, item]) => `${jsonString(key)}: ${pyJsonDumps(item, indent, depth + 1, limit)}`), '{', '}');
   }
   switch (value.type) {
     case 'StringValue':
@@ -267,11 +270,11 @@ function pyJsonDumps(value: RuntimeValue, indent: string | null, depth: number):
  * jinja2's `tojson`: json.dumps with its keys sorted and, given, an indent,
  * then <, >, & and ' escaped so that it is safe in HTML (htmlsafe_json_dumps).
  */
-export function pyToJson(value: RuntimeValue, indent: number | string | null): string {
+export function pyToJson(value: RuntimeValue, indent: number | string | null, limit: number): string {
   const escapes: Record<string, string> = { '<': '\\u003c', '>': '\\u003e', '&': '\\u0026', "'": '\\u0027' };
   // json.dumps indents by a text as it is, or by a number of spaces (none below one).
   const unit = indent === null ? null : typeof indent === 'string' ? indent : ' '.repeat(Math.max(0, indent));
-  return pyJsonDumps(value, unit, 0).replace(/[<>&']/g, (char) => escapes[char] ?? char);
+  return pyJsonDumps(value, unit, 0, limit).replace(/[<>&']/g, (char) => escapes[char] ?? char);
 }
 
 /**
