@@ -27,7 +27,7 @@ import { itemOfUnsubscriptable, noteMissing, refuseUndefinedOwner } from './jinj
 import { ARGUMENT_FILTERS, argumentFilter, type FilterArguments } from './jinja2-argument-filters.ts';
 import { PYTHON_OPERATORS, pythonOperation } from './jinja2-operators.ts';
 import { jinja2Title, pyTitle } from './python-title.ts';
-import { LIST_METHODS, listSearch, TEXT_METHODS, textMethod } from './python-methods.ts';
+import { LIST_METHODS, listSearch, methodArguments, TEXT_METHODS, textMethod } from './python-methods.ts';
 import { pyItems, pyTruthy, SELECTING, selected, unique } from './jinja2-select.ts';
 import { asGenerator, asOperand, attributeOf, boundedRange, boundedWidth, consumedGenerator, endOf, Environment, GENERATING, listMethod, orEmpty, runtime, TemplateBoundError, MAX_RENDERED_CHARS, MAX_STEPS } from './jinja2-values.ts';
 
@@ -306,9 +306,9 @@ class Jinja2Interpreter extends Interpreter {
     if (method === 'cycle' && callee.object?.type === 'Identifier' && (callee.object as unknown as { value: string }).value === 'loop') return this.cycled(args, environment);
     if ((TEXT_METHODS.has(method) || LIST_METHODS.has(method)) && callee.object !== undefined) {
       const object = this.owner(callee.object, environment);
-      const { positional } = this.argumentsOf(args, environment);
-      if (typeof object.value === 'string' && TEXT_METHODS.has(method)) return textMethod(object.value, method, positional);
-      if (object.type === 'ArrayValue' && LIST_METHODS.has(method)) return listSearch(object.value as Value[], method, positional);
+      const { positional, named } = this.argumentsOf(args, environment);
+      if (typeof object.value === 'string' && TEXT_METHODS.has(method)) return textMethod(object.value, method, methodArguments('str', method, positional, named));
+      if (object.type === 'ArrayValue' && LIST_METHODS.has(method)) return listSearch(object.value as Value[], method, methodArguments('list', method, positional, named));
       return super.evaluate({ ...node, callee: { ...callee, object: evaluated(object) }, args: positional.map(evaluated) } as Node, environment);
     }
     // A text's capitalize() and title() as Python's (the library left the rest of each word as it was); a list's append() and pop(), which the library lacks.

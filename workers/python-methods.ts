@@ -7,7 +7,7 @@
  * call something that is not a function"), so they were refused before the
  * run. Positions count characters, as Python's do, not UTF-16 units.
  */
-import { pyItems } from './jinja2-select.ts';
+import { pyItems, pyTruthy } from './jinja2-select.ts';
 import { pyType } from './jinja2-tests.ts';
 import { boundedWidth, runtime } from './jinja2-values.ts';
 import { pyEquals, pyRepr, type RuntimeValue } from './python-str.ts';
@@ -18,11 +18,27 @@ export const TEXT_METHODS = new Set(['join', 'find', 'rfind', 'index', 'rindex',
 export const LIST_METHODS = new Set(['index', 'count']);
 
 /** What Python's str.splitlines() splits at. */
-const LINE_BREAK = /\r\n|[\n\r\v\f\u001c-\u001e\u0085\u2028\u2029]/g;
+const LINE_BREAK = /(\r\n|[\n\r\v\f\u001c-\u001e\u0085\u2028\u2029])/;
 
-/** Python's str.splitlines(): the lines, without their breaks; none of an empty text. */
-export function pySplitLines(text: string): string[] {
-  return text === '' ? [] : text.replace(/(\r\n|[\n\r\v\f\u001c-\u001e\u0085\u2028\u2029])$/u, '').split(LINE_BREAK);
+/** Python's str.splitlines(keepends): the lines, with their breaks when `keepends`; none of an empty text. */
+export function pySplitLines(text: string, keepends = false): string[] {
+  // Split at a captured break: line, break, line, …, and the rest after the last break (empty when the text ends in one).
+  const pieces = text.split(LINE_BREAK);
+  const lines: string[] = [];
+  for (let at = 0; at + 1 < pieces.length; at += 2) lines.push(keepends ? `${pieces[at]}${pieces[at + 1]}` : (pieces[at] as string));
+  const rest = pieces[pieces.length - 1] as string;
+  return rest === '' ? lines : [...lines, rest];
+}
+
+/**
+ * A method's positional arguments, with splitlines' keepends= in its place: Python's str and list methods
+ * take no other keyword (a keyword was dropped without a word, and splitlines(keepends=True) lost its breaks).
+ */
+export function methodArguments(owner: 'str' | 'list', method: string, positional: Value[], named: ReadonlyMap<string, Value>): Value[] {
+  if (named.size === 0) return positional;
+  const [key] = named.keys();
+  if (owner === 'list' || method !== 'splitlines' || named.size > 1 || key !== 'keepends' || positional.length > 0) throw new TypeError(owner === 'str' && method === 'splitlines' ? `'${key}' is an invalid keyword argument for splitlines()` : `${owner === 'list' ? 'list.' : ''}${method}() takes no keyword arguments`);
+  return [named.get('keepends') as Value];
 }
 
 /** The text argument of `method`, or Python's TypeError. */
@@ -91,7 +107,7 @@ export function textMethod(text: string, method: string, [first, second, third]:
     case 'zfill':
       return runtime(zfilled(text, Number(first?.value ?? 0)));
     case 'splitlines':
-      return runtime(pySplitLines(text));
+      return runtime(pySplitLines(text, pyTruthy(first ?? runtime(false))));
     case 'removeprefix':
       return runtime(text.startsWith(textArgument(method, first)) ? text.slice(String(first?.value).length) : text);
     case 'removesuffix': {
