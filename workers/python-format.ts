@@ -9,13 +9,16 @@
 import { pyType } from './jinja2-tests.ts';
 import { boundedWidth } from './jinja2-values.ts';
 import { exponentDigits, fixedDigits } from './python-float-digits.ts';
+import { pyIntOfFloat } from './python-int-float.ts';
 import { pyFloat, pyRepr, pyStr, type RuntimeValue } from './python-str.ts';
 
 const SPEC = /%(?:\(([^)]*)\))?([-+ 0#]*)(\*|\d+)?(?:\.(\*|\d+))?[hlL]?([a-zA-Z%])?/g;
 
 /** A value as Python's int() of a number for %d, %x, %o, %c; a TypeError like Python's for a text. */
 function integerOf(value: RuntimeValue, conversion: string): number {
-  if (typeof value.value === 'number' || typeof value.value === 'boolean') return Math.trunc(Number(value.value));
+  // %d, %i and %u take a float's integer part; %x, %o and %c refuse a float (they printed 1.5 as "1", 65.0 as "A").
+  if (value.type === 'FloatValue' && !'diu'.includes(conversion)) throw new TypeError(conversion === 'c' ? '%c requires int or char' : `%${conversion} format: an integer is required, not float`);
+  if (typeof value.value === 'number' || typeof value.value === 'boolean') return pyIntOfFloat(Number(value.value));
   throw new TypeError(`%${conversion} format: a ${conversion === 'c' ? 'int or char' : 'real number'} is required, not ${pyType(value)}`);
 }
 
@@ -66,7 +69,9 @@ function converted(value: RuntimeValue, conversion: string, flags: string, preci
       return sign(n, prefix + (conversion === 'X' ? digits.toUpperCase() : digits));
     }
     case 'c':
-      return typeof value.value === 'string' ? value.value : String.fromCodePoint(integerOf(value, 'c'));
+      if (typeof value.value !== 'string') return String.fromCodePoint(integerOf(value, 'c'));
+      if (Array.from(value.value).length !== 1) throw new TypeError('%c requires int or char');
+      return value.value;
     default: {
       const x = numberOf(value, conversion);
       if (!Number.isFinite(x)) return sign(x, pyFloat(Math.abs(x)));
