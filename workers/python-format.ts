@@ -75,6 +75,8 @@ function converted(value: RuntimeValue, conversion: string, flags: string, preci
     default: {
       const x = numberOf(value, conversion);
       if (!Number.isFinite(x)) return sign(x, pyFloat(Math.abs(x)));
+      // JavaScript writes at most 100 digits of a float (toFixed, toExponential): '%.200f' % 1 gave 100 zeros, Python's 200.
+      if ((precision ?? 6) > 100) throw new RangeError(`a precision of ${precision} digits: tmas writes at most 100 digits of a float, where jinja2 writes them all: write at most %.100${conversion}`);
       const upper = conversion === conversion.toUpperCase();
       const lower = conversion.toLowerCase();
       const body = lower === 'f' ? fixedDigits(x, precision ?? 6) : lower === 'e' ? exponential(Math.abs(x), precision ?? 6, upper) : general(Math.abs(x), precision ?? 6, upper, flags.includes('#'));
