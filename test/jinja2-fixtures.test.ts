@@ -189,6 +189,13 @@ describe("a user's template is bounded in the steps one prompt may take", () => 
     expect(renderTemplate("{{ '7'.zfill(3) }}|{{ 'ab' | center(6) }}|{{ 'a\\nb' | indent(2) }}|{{ [1] | tojson(1) }}|{{ '%05.1f' % 2.25 }}", {}, 'jinja2')).toBe('007|  ab  |a\n  b|[\n 1\n]|002.2');
   });
 
+  test('an integer result past 2**53 that a float does not hold fails rather than print another number', () => {
+    // jinja2 prints 10000000000000001 and 12157665459056928801; a float printed 10000000000000000 and 12157665459056928768.
+    for (const source of ['{{ n + 1 }}', '{{ 3 ** 40 }}', '{{ -(n * 10) // 3 }}', '{{ (10 ** 10) ** 10 }}']) {
+      expect(() => renderTemplate(source, { n: 10 ** 16 }, 'jinja2'), source).toThrow(/is an integer past 2\*\*53, which tmas does not hold exactly where jinja2 does/);
+    }
+  });
+
   test('a template file of 60,000 lines is checked in time linear in its length: its mistake on the last line is named in seconds', () => {
     // Each tag's line was counted from the file's start: 32,000 tags took 7 s, 60,000 about 26 s, a 4 MB file of 290,000 many minutes.
     const lines = '{{ problem }}\n'.repeat(60_000);

@@ -23,8 +23,40 @@ export interface OperatorFallbacks {
   float: (number: number) => Value;
 }
 
-/** The operators computed here; `and`, `or` (which evaluate their right side only when needed), `-`, `/`, `//`, `**` are the library's. */
-export const PYTHON_OPERATORS = new Set(['==', '!=', '~', '+', '*', '%', 'in', 'not in', '<', '>', '<=', '>=']);
+/** The operators computed or checked here; `and`, `or` (which evaluate their right side only when needed) are the library's alone, `-`, `/`, `//`, `**` the library's with their results checked (exactInteger, zeroDivision). */
+export const PYTHON_OPERATORS = new Set(['==', '!=', '~', '+', '*', '%', 'in', 'not in', '<', '>', '<=', '>=', '-', '/', '//', '**']);
+
+/** An integer operation as Python computes it, exactly, for the operators whose integer results are checked. */
+const EXACT: Record<string, (x: bigint, y: bigint) => bigint> = {
+  '+': (x, y) => x + y,
+  '-': (x, y) => x - y,
+  '*': (x, y) => x * y,
+  '**': (x, y) => x ** y,
+  '//': (x, y) => x / y - (x % y !== 0n && x < 0n !== y < 0n ? 1n : 0n),
+  '%': (x, y) => ((x % y) + y) % y,
+};
+
+/**
+ * `result` of integers a and b, or an error where it is past 2**53 and not the integer Python gives: a float holds
+ * it, so 10**16 + 1 printed 10000000000000000 and 3 ** 40 printed 12157665459056928768, where jinja2's are exact.
+ * A finite result has at most 1,024 bits, so the exact one is cheap.
+ */
+function exactInteger(operator: string, a: Value, b: Value, result: Value): Value {
+  const integral = (value: Value) => value.type === 'IntegerValue' || value.type === 'BooleanValue';
+  const exact = EXACT[operator];
+  if (exact === undefined || result.type !== 'IntegerValue' || !integral(a) || !integral(b) || Number.isSafeInteger(result.value)) return result;
+  const [x, y] = [BigInt(Number(a.value)), BigInt(Number(b.value))];
+  if (Number.isFinite(result.value) && !(operator === '**' && y < 0n) && exact(x, y) === BigInt(result.value as number)) return result;
+  throw new RangeError(`${pyStr(a)} ${operator} ${pyStr(b)} is an integer past 2**53, which tmas does not hold exactly where jinja2 does: keep such numbers texts`);
+}
+
+/** Python's ZeroDivisionError for `/`, `//` and `%` by zero (the library gave inf, or a message about BigInt). */
+function zeroDivision(operator: string, a: Value, b: Value): void {
+  if (!['/', '//', '%'].includes(operator) || !NUMBERS.has(a.type) || !NUMBERS.has(b.type) || Number(b.value) !== 0) return;
+  const float = a.type === 'FloatValue' || b.type === 'FloatValue';
+  const message = { '/': float ? 'float division by zero' : 'division by zero', '//': float ? 'float floor division by zero' : 'integer division or modulo by zero', '%': float ? 'float modulo' : 'integer modulo by zero' }[operator];
+  throw new RangeError(`"${operator}" by zero: ${message}`);
+}
 
 const NUMBERS = new Set(['IntegerValue', 'FloatValue', 'BooleanValue']);
 /** Types that add only to their own kind: a text to a text, a list to a list. */
@@ -99,6 +131,11 @@ function ordering(operator: string, a: Value, b: Value, { library }: OperatorFal
 
 /** `a operator b` (one of PYTHON_OPERATORS) as Python gives it. */
 export function pythonOperation(operator: string, a: Value, b: Value, fallbacks: OperatorFallbacks): Value {
+  zeroDivision(operator, a, b);
+  return exactInteger(operator, a, b, operation(operator, a, b, fallbacks));
+}
+
+function operation(operator: string, a: Value, b: Value, fallbacks: OperatorFallbacks): Value {
   switch (operator) {
     case '==':
     case '!=':
@@ -114,7 +151,12 @@ export function pythonOperation(operator: string, a: Value, b: Value, fallbacks:
     case 'in':
     case 'not in':
       return runtime(pyContains(b, a) === (operator === 'in'));
-    default:
+    case '<':
+    case '>':
+    case '<=':
+    case '>=':
       return ordering(operator, a, b, fallbacks);
+    default:
+      return fallbacks.library();
   }
 }
