@@ -117,6 +117,8 @@ describe('what the library renders otherwise than jinja2 is refused before the r
     ["{{ problem }}\n{{ 'score %d' % problem }}", /^2: it fails to render on sample values: "score %d" % …: %d format: a real number is required, not str/],
     // What map, select, reject, unique and reverse give is an iterator: jinja2 prints its address, and cannot count it.
     ["{{ problem }}\n{{ references | map('upper') }}", /^2: it fails to render on sample values: "map" gives an iterator \(a generator\), which jinja2 prints as "<generator object at 0x…>", an address: add "\| list" after it/],
+    // A function printed uncalled: the library wrote its JavaScript source into the prompt, jinja2 an address.
+    ["{% set sep = joiner(', ') %}{{ problem }}{{ sep }}{{ problem.upper }}", /^1: it fails to render on sample values: a function or method printed without being called/],
     ["{{ problem }}\n{% if references | select | length > 1 %}x{% endif %}", /^2: it fails to render on sample values: "select" gives an iterator \(a generator\), which jinja2 cannot count/],
   ];
   for (const [source, message] of refused) {

@@ -123,6 +123,10 @@ export function pyStr(value: RuntimeValue): string {
     case 'FloatValue':
       return pyFloat(value.value as number);
     default:
+      if (value.type === 'FunctionValue') {
+        // The library wrote the JavaScript source of the function into the prompt; jinja2 writes a name and an address.
+        throw new TypeError('a function or method printed without being called ("{{ j }}" for "{{ j() }}"): jinja2 prints its name and address ("<… object at 0x…>"), tmas cannot: call it');
+      }
       return LISTS.has(value.type) || RECORDS.has(value.type) || value.type === 'NamespaceValue' ? pyRepr(value) : String(value.value);
   }
 }
