@@ -9,7 +9,7 @@ import { asMarkup, escapeHtml, isMarkup } from './jinja2-markup.ts';
 import { pyPercent } from './python-format.ts';
 import { pyType } from './jinja2-tests.ts';
 import { boundedWidth } from './jinja2-values.ts';
-import { pySplitLines } from './python-methods.ts';
+import { integerArgument, pySplitLines } from './python-methods.ts';
 import { pyStr, type RuntimeValue } from './python-str.ts';
 
 type Value = RuntimeValue;
@@ -78,7 +78,13 @@ export function textFilter(name: string, value: Value, context: TextFilterContex
   const { runtime, argument, positional, named } = context;
   if (name === 'escape' || name === 'e') return isMarkup(value) ? value : asMarkup(runtime(escapeHtml(pyStr(value))));
   const text = pyStr(value);
-  if (name === 'center') return runtime(centered(text, Number(argument(0, 'width')?.value ?? 80)));
+  if (name === 'center') {
+    // jinja2's center takes a width alone (the library took a fill character too, which jinja2 refuses).
+    if (positional.length > 1) throw new TypeError(`do_center() takes from 1 to 2 positional arguments but ${positional.length + 1} were given`);
+    const other = [...named.keys()].find((key) => key !== 'width');
+    if (other !== undefined) throw new TypeError(`do_center() got an unexpected keyword argument '${other}'`);
+    return runtime(centered(text, integerArgument(argument(0, 'width'), 80)));
+  }
   // Python's \w: letters, digits of any script, and the underscore.
   if (name === 'wordcount') return runtime(text.match(/[\p{L}\p{N}_]+/gu)?.length ?? 0);
   if (name === 'truncate') return runtime(truncated(text, context));

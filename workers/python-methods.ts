@@ -90,6 +90,16 @@ function joined(text: string, items: Value | undefined): string {
     .join(text);
 }
 
+/**
+ * An argument Python takes as an integer (zfill's width, center's): an int or a bool; a float or a text is Python's
+ * TypeError (zfill('3') gave the text back, center('9') a text 9 wide).
+ */
+export function integerArgument(value: Value | undefined, otherwise: number): number {
+  if (value === undefined) return otherwise;
+  if (value.type === 'IntegerValue' || value.type === 'BooleanValue') return Number(value.value);
+  throw new TypeError(`'${pyType(value)}' object cannot be interpreted as an integer`);
+}
+
 /** Python's str.zfill(width): zeros after any sign, up to `width` characters. */
 function zfilled(text: string, width: number): string {
   const chars = Array.from(text);
@@ -105,7 +115,8 @@ export function textMethod(text: string, method: string, [first, second, third]:
     case 'join':
       return runtime(joined(text, first));
     case 'zfill':
-      return runtime(zfilled(text, Number(first?.value ?? 0)));
+      if (first === undefined) throw new TypeError('str.zfill() takes exactly one argument (0 given)');
+      return runtime(zfilled(text, integerArgument(first, 0)));
     case 'splitlines':
       return runtime(pySplitLines(text, pyTruthy(first ?? runtime(false))));
     case 'removeprefix':
