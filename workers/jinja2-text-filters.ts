@@ -68,6 +68,19 @@ function truncated(text: string, { argument }: TextFilterContext): string {
   return (space === -1 ? head : head.slice(0, space)) + end;
 }
 
+/**
+ * jinja2's truncate of what is not a text: it truncates the value itself, so a list or a record no longer than
+ * length + leeway comes back as it is, a longer one fails, and a number, a bool or None has no len() (tmas
+ * truncated their printed text: ['b', 'A'] | truncate(5) gave "['b'…").
+ */
+function untruncated(value: Value, { argument }: TextFilterContext): Value {
+  const items = value.value instanceof Map ? value.value.size : Array.isArray(value.value) ? value.value.length : null;
+  if (items === null) throw new TypeError(`"truncate" of a ${pyType(value)}: object of type '${pyType(value)}' has no len()`);
+  const length = Number(argument(0, 'length')?.value ?? 255);
+  if (items <= length + Number(argument(3, 'leeway')?.value ?? 5)) return value;
+  throw new TypeError(`"truncate" of a ${pyType(value)} of ${items} items, more than its length: jinja2 fails on it (it slices the ${pyType(value)} and adds a text)`);
+}
+
 /** `result`, a Markup where `source` is one (a Markup indented is one). */
 function keepMarkup(source: Value, result: Value): Value {
   return isMarkup(source) ? asMarkup(result) : result;
@@ -87,7 +100,7 @@ export function textFilter(name: string, value: Value, context: TextFilterContex
   }
   // Python's \w: letters, digits of any script, and the underscore.
   if (name === 'wordcount') return runtime(text.match(/[\p{L}\p{N}_]+/gu)?.length ?? 0);
-  if (name === 'truncate') return runtime(truncated(text, context));
+  if (name === 'truncate') return value.type === 'StringValue' || value.type === 'UndefinedValue' ? runtime(truncated(text, context)) : untruncated(value, context);
   if (name === 'indent') return keepMarkup(value, runtime(indented(value, context)));
   if (positional.length > 0 && named.size > 0) throw new TypeError("format: can't handle positional and keyword arguments at the same time");
   return runtime(pyPercent(text, named.size > 0 ? context.record(named) : context.tuple(positional)));
