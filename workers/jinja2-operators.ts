@@ -13,7 +13,7 @@ import { asMarkup, escapeHtml, isMarkup } from './jinja2-markup.ts';
 import { pyCompare, pyContains, pyType } from './jinja2-tests.ts';
 import { repeated, runtime } from './jinja2-values.ts';
 import { pyPercent } from './python-format.ts';
-import { pyEquals, pyModulo, pyStr, type RuntimeValue } from './python-str.ts';
+import { pyEquals, pyFloorDivide, pyModulo, pyStr, type RuntimeValue } from './python-str.ts';
 
 type Value = RuntimeValue;
 
@@ -151,6 +151,9 @@ function operation(operator: string, a: Value, b: Value, fallbacks: OperatorFall
     case 'in':
     case 'not in':
       return runtime(pyContains(b, a) === (operator === 'in'));
+    case '//':
+      // Of floats, Python's floor division; of integers (checked by exactInteger) and anything else, the library's.
+      return (a.type === 'FloatValue' && NUMBERS.has(b.type)) || (b.type === 'FloatValue' && NUMBERS.has(a.type)) ? fallbacks.float(pyFloorDivide(Number(a.value), Number(b.value))) : fallbacks.library();
     case '<':
     case '>':
     case '<=':

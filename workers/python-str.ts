@@ -212,7 +212,25 @@ export function pyLength(text: string): number {
 export function pyModulo(dividend: number, divisor: number): number {
   if (divisor === 0) throw new Error('integer division or modulo by zero');
   const remainder = dividend % divisor;
-  return remainder !== 0 && remainder < 0 !== divisor < 0 ? remainder + divisor : remainder;
+  // A zero remainder takes the divisor's sign, as Python's float one does (1e16 % -2.5 is -0.0).
+  if (remainder === 0) return divisor < 0 ? -0 : 0;
+  return remainder < 0 !== divisor < 0 ? remainder + divisor : remainder;
+}
+
+/**
+ * Python's float a // b: (a - fmod(a, b)) / b, floored and rounded to the nearest integer, where JavaScript's
+ * Math.floor(a / b) floors a rounded quotient (1.0 // 0.1 is 9.0 in Python, 10 so); a zero takes the quotient's sign.
+ */
+export function pyFloorDivide(dividend: number, divisor: number): number {
+  const remainder = dividend % divisor;
+  let quotient = (dividend - remainder) / divisor;
+  if (remainder !== 0 && remainder < 0 !== divisor < 0) quotient -= 1;
+  if (quotient === 0) {
+    const sign = dividend / divisor;
+    return sign < 0 || Object.is(sign, -0) ? -0 : 0;
+  }
+  const floor = Math.floor(quotient);
+  return quotient - floor > 0.5 ? floor + 1 : floor;
 }
 
 /** The character at Python's index `index` of `text` (counted in code points, from the end when negative), or undefined past either end. */
