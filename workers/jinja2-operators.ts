@@ -13,7 +13,7 @@ import { asMarkup, escapeHtml, isMarkup } from './jinja2-markup.ts';
 import { pyCompare, pyContains, pyType } from './jinja2-tests.ts';
 import { repeated, runtime } from './jinja2-values.ts';
 import { pyPercent } from './python-format.ts';
-import { pyEquals, pyFloorDivide, pyModulo, pyStr, type RuntimeValue } from './python-str.ts';
+import { isTuple, markTuple, pyEquals, pyFloorDivide, pyModulo, pyStr, type RuntimeValue } from './python-str.ts';
 
 type Value = RuntimeValue;
 
@@ -64,7 +64,7 @@ const SEQUENCES = new Set(['StringValue', 'ArrayValue', 'TupleValue']);
 
 /** Python's name of a value's type, a Markup (what tojson and safe give) as Markup. */
 function typeName(value: Value): string {
-  return isMarkup(value) ? 'Markup' : pyType(value);
+  return isMarkup(value) ? 'Markup' : value.type !== 'StringValue' && isTuple(value) ? 'tuple' : pyType(value);
 }
 
 /**
@@ -75,7 +75,10 @@ function typeName(value: Value): string {
 function plusRefusal(a: Value, b: Value): TypeError | null {
   if (NUMBERS.has(a.type) && NUMBERS.has(b.type)) return null;
   if (a.type === 'UndefinedValue' || b.type === 'UndefinedValue') return null;
-  if (SEQUENCES.has(a.type) && a.type === b.type) return null;
+  // A text adds to a text (a Markup too); a list to a list, a tuple to a tuple (a literal one or a record's pair).
+  if (a.type === 'StringValue' || b.type === 'StringValue') {
+    if (a.type === b.type) return null;
+  } else if (SEQUENCES.has(a.type) && SEQUENCES.has(b.type) && isTuple(a) === isTuple(b)) return null;
   const [left, right] = [typeName(a), typeName(b)];
   // str, list and tuple name the one type they take; a Markup defers to the other side, which has no "+" for it.
   if (SEQUENCES.has(a.type) && left !== 'Markup') return new TypeError(`"+" between ${left} and ${right}: can only concatenate ${left} (not "${right}") to ${left}`);
@@ -92,6 +95,13 @@ function plus(left: Value, right: Value, { library, float }: OperatorFallbacks):
   const [a, b] = [asAddend(left), asAddend(right)];
   const refusal = plusRefusal(a, b);
   if (refusal !== null) throw refusal;
+  if (Array.isArray(a.value) && Array.isArray(b.value)) {
+    // A tuple and a tuple make a tuple (a record's pairs are lists marked as tuples): it printed as a list.
+    const joined = runtime([]);
+    joined.value = [...(a.value as Value[]), ...(b.value as Value[])];
+    if (isTuple(a)) markTuple(joined);
+    return joined;
+  }
   const texts = typeof a.value === 'string' && typeof b.value === 'string';
   if (!texts || (!isMarkup(a) && !isMarkup(b))) return a === left && b === right ? library() : numberSum(a, b, float);
   const side = (value: Value) => (isMarkup(value) ? String(value.value) : escapeHtml(String(value.value)));

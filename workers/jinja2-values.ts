@@ -5,7 +5,7 @@
  * ends of a list, an attribute path, range().
  */
 import * as jinja from '@huggingface/jinja';
-import { generatorFilter, generatorMisuse, noteGenerator, pyCharAt, pyStr, type RuntimeValue } from './python-str.ts';
+import { generatorFilter, generatorMisuse, isTuple, markTuple, noteGenerator, pyCharAt, pyStr, type RuntimeValue } from './python-str.ts';
 
 type Value = RuntimeValue;
 
@@ -98,6 +98,8 @@ export function repeated(sequence: Value, times: number): Value {
   if (length > MAX_STEPS) throw new TemplateBoundError(`a list repeated ${times.toLocaleString('en-US')} times ("*") makes ${length.toLocaleString('en-US')} items, more than a prompt can loop over (at most ${MAX_STEPS.toLocaleString('en-US')})`);
   const list = runtime([]);
   list.value = Array.from({ length: times }, () => sequence.value as Value[]).flat();
+  // A tuple repeated is a tuple: it printed as a list, (1, 'x') * 2 as [1, 'x', 1, 'x'].
+  if (isTuple(sequence)) markTuple(list);
   return list;
 }
 

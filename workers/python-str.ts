@@ -83,6 +83,11 @@ function refuseGenerator(value: RuntimeValue, what: string): void {
 }
 
 /** Whether Python holds `value` as a list, a tuple or neither: a list never equals a tuple. */
+/** Whether Python holds `value` as a tuple. */
+export function isTuple(value: RuntimeValue): boolean {
+  return value.type === 'TupleValue' || tuples.has(value);
+}
+
 function sequenceKind(value: RuntimeValue): string {
   return value.type === 'TupleValue' || tuples.has(value) ? 'tuple' : value.type;
 }
