@@ -213,6 +213,14 @@ describe("a user's template is bounded in the steps one prompt may take", () => 
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 
+  test('zfill and length of a text of 10 million characters take milliseconds a call', () => {
+    // zfill split the text into characters (135 ms a call), length walked it (30 ms): 200 of each took half a minute.
+    const started = Date.now();
+    const source = '{% for i in range(200) %}{{ text.zfill(3) | length }}{{ text | length }}{% endfor %}';
+    expect(renderTemplate(source, { text: 'a'.repeat(10_000_000) }, 'jinja2')).toBe('1000000010000000'.repeat(200));
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
   test('a template file of 60,000 lines is checked in time linear in its length: its mistake on the last line is named in seconds', () => {
     // Each tag's line was counted from the file's start: 32,000 tags took 7 s, 60,000 about 26 s, a 4 MB file of 290,000 many minutes.
     const lines = '{{ problem }}\n'.repeat(60_000);
