@@ -117,6 +117,8 @@ describe('what the library renders otherwise than jinja2 is refused before the r
     ["{{ problem }}\n{{ 'score %d' % problem }}", /^2: it fails to render on sample values: "score %d" % …: %d format: a real number is required, not str/],
     // What map, select, reject, unique and reverse give is an iterator: jinja2 prints its address, and cannot count it.
     ["{{ problem }}\n{{ references | map('upper') }}", /^2: it fails to render on sample values: "map" gives an iterator \(a generator\), which jinja2 prints as "<generator object at 0x…>", an address: add "\| list" after it/],
+    // A function printed uncalled: the library wrote its JavaScript source into the prompt, jinja2 an address.
+    ["{% set sep = joiner(', ') %}{{ problem }}{{ sep }}{{ problem.upper }}", /^1: it fails to render on sample values: a function or method printed without being called/],
     ["{{ problem }}\n{% if references | select | length > 1 %}x{% endif %}", /^2: it fails to render on sample values: "select" gives an iterator \(a generator\), which jinja2 cannot count/],
   ];
   for (const [source, message] of refused) {
@@ -165,6 +167,58 @@ describe("a user's template is bounded in the steps one prompt may take", () => 
     expect(`${repeated?.line}: ${repeated?.what}`).toMatch(/^2: it fails to render on sample values: the template made more than 32 Mi characters/);
     // A text just under the bound renders whole.
     expect(renderTemplate('{{ (text ~ text) | length }}', { text: 'x'.repeat(MAX_RENDERED_CHARS / 2) }, 'jinja2')).toBe(String(MAX_RENDERED_CHARS));
+  });
+
+  test('a width past the bound (zfill, center, indent, tojson, a printf width or precision) is refused before the padding is made', () => {
+    // zfill(400000000) built 381 Mi characters before the bound on what is printed saw them; past 2**29 the engine said "Invalid string length".
+    const refused: Array<[string, RegExp]> = [
+      ["{{ problem.zfill(400000000) | length }}", /zfill\(400000000\) pads to 400,000,000 characters/],
+      ['{{ problem | center(10 ** 9) }}', /center\(1000000000\) pads to/],
+      ['{{ problem | indent(10 ** 9) }}', /"indent" pads to/],
+      ["{{ ('a\\n' * 1000) | indent(100000) }}", /"indent" of 1,001 lines by 100,000 characters pads to/],
+      ['{{ references | tojson(10 ** 8) }}', /"tojson" indenting by 100000000 pads to/],
+      ['{{ range(1000) | list | tojson(100000) }}', /"tojson" indenting by 100,000 characters makes more than/],
+      ["{{ '%0400000000d' % 1 }}", /a width or precision of 400000000 pads to/],
+      ["{{ '%.999999999f' % 1 }}", /a width or precision of 999999999 pads to/],
+      // Not a bound but what JavaScript cannot write: Python gives 200 digits, tmas gave 100.
+      ["{{ '%.200f' % 1 }}", /a precision of 200 digits: tmas writes at most 100 digits of a float, where jinja2 writes them all/],
+    ];
+    for (const [source, message] of refused) {
+      const started = Date.now();
+      expect(() => renderTemplate(source, { problem: 'x', references: ['a'] }, 'jinja2'), source).toThrow(message);
+      expect(Date.now() - started, source).toBeLessThan(1_000);
+    }
+    expect(renderTemplate("{{ '7'.zfill(3) }}|{{ 'ab' | center(6) }}|{{ 'a\\nb' | indent(2) }}|{{ [1] | tojson(1) }}|{{ '%05.1f' % 2.25 }}", {}, 'jinja2')).toBe('007|  ab  |a\n  b|[\n 1\n]|002.2');
+  });
+
+  test('an integer result past 2**53 that a float does not hold fails rather than print another number', () => {
+    // jinja2 prints 10000000000000001 and 12157665459056928801; a float printed 10000000000000000 and 12157665459056928768.
+    for (const source of ['{{ n + 1 }}', '{{ 3 ** 40 }}', '{{ -(n * 10) // 3 }}', '{{ (10 ** 10) ** 10 }}']) {
+      expect(() => renderTemplate(source, { n: 10 ** 16 }, 'jinja2'), source).toThrow(/is an integer past 2\*\*53, which tmas does not hold exactly where jinja2 does/);
+    }
+  });
+
+  test('unique of 199,000 items, within the bound on items, takes a second, not minutes', () => {
+    // Each item was compared with every key kept: 20,000 took 6 s, 199,000 some ten minutes of a worker.
+    const started = Date.now();
+    expect(renderTemplate('{{ range(199000) | unique | list | length }}', {}, 'jinja2')).toBe('199000');
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  test('find and count in a text of 10 million characters take milliseconds a call', () => {
+    // Each call compared a slice at every start: 20 finds of a 51-character needle took two minutes.
+    const started = Date.now();
+    const source = "{% for i in range(20) %}{{ text.find('a' * 50 ~ 'b') }},{{ text.count('aa') }};{% endfor %}";
+    expect(renderTemplate(source, { text: 'a'.repeat(10_000_000) }, 'jinja2')).toBe('-1,5000000;'.repeat(20));
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  test('zfill and length of a text of 10 million characters take milliseconds a call', () => {
+    // zfill split the text into characters (135 ms a call), length walked it (30 ms): 200 of each took half a minute.
+    const started = Date.now();
+    const source = '{% for i in range(200) %}{{ text.zfill(3) | length }}{{ text | length }}{% endfor %}';
+    expect(renderTemplate(source, { text: 'a'.repeat(10_000_000) }, 'jinja2')).toBe('1000000010000000'.repeat(200));
+    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   test('a template file of 60,000 lines is checked in time linear in its length: its mistake on the last line is named in seconds', () => {

@@ -9,6 +9,7 @@
  */
 import { pyCompare } from './jinja2-tests.ts';
 import { fixedDigits } from './python-float-digits.ts';
+import { pyIntOfFloat } from './python-int-float.ts';
 import { attributeOf } from './jinja2-values.ts';
 import { pyItems } from './jinja2-select.ts';
 import type { RuntimeValue } from './python-str.ts';
@@ -43,7 +44,8 @@ function rounded(value: Value, { argument, runtime, float }: NumberFilterContext
   const number = Number(value.value);
   if (method === 'common') return value.type === 'FloatValue' ? float(pyRound(number, precision)) : runtime(precision >= 0 ? number : pyRound(number, precision));
   const scale = 10 ** precision;
-  return float((method === 'ceil' ? Math.ceil(number * scale) : Math.floor(number * scale)) / scale);
+  // math.ceil and math.floor give an int: 0 for -0.4 (not -0), Python's error for an infinity or NaN.
+  return float(pyIntOfFloat(method === 'ceil' ? Math.ceil(number * scale) : Math.floor(number * scale)) / scale);
 }
 
 /** The items of `value`, or the attribute (a dotted path) of each. */

@@ -13,7 +13,7 @@ import { asMarkup, escapeHtml, isMarkup } from './jinja2-markup.ts';
 import { pyCompare, pyContains, pyType } from './jinja2-tests.ts';
 import { repeated, runtime } from './jinja2-values.ts';
 import { pyPercent } from './python-format.ts';
-import { pyEquals, pyModulo, pyStr, type RuntimeValue } from './python-str.ts';
+import { isTuple, markTuple, pyEquals, pyFloorDivide, pyModulo, pyStr, type RuntimeValue } from './python-str.ts';
 
 type Value = RuntimeValue;
 
@@ -23,8 +23,40 @@ export interface OperatorFallbacks {
   float: (number: number) => Value;
 }
 
-/** The operators computed here; `and`, `or` (which evaluate their right side only when needed), `-`, `/`, `//`, `**` are the library's. */
-export const PYTHON_OPERATORS = new Set(['==', '!=', '~', '+', '*', '%', 'in', 'not in', '<', '>', '<=', '>=']);
+/** The operators computed or checked here; `and`, `or` (which evaluate their right side only when needed) are the library's alone, `-`, `/`, `//`, `**` the library's with their results checked (exactInteger, zeroDivision). */
+export const PYTHON_OPERATORS = new Set(['==', '!=', '~', '+', '*', '%', 'in', 'not in', '<', '>', '<=', '>=', '-', '/', '//', '**']);
+
+/** An integer operation as Python computes it, exactly, for the operators whose integer results are checked. */
+const EXACT: Record<string, (x: bigint, y: bigint) => bigint> = {
+  '+': (x, y) => x + y,
+  '-': (x, y) => x - y,
+  '*': (x, y) => x * y,
+  '**': (x, y) => x ** y,
+  '//': (x, y) => x / y - (x % y !== 0n && x < 0n !== y < 0n ? 1n : 0n),
+  '%': (x, y) => ((x % y) + y) % y,
+};
+
+/**
+ * `result` of integers a and b, or an error where it is past 2**53 and not the integer Python gives: a float holds
+ * it, so 10**16 + 1 printed 10000000000000000 and 3 ** 40 printed 12157665459056928768, where jinja2's are exact.
+ * A finite result has at most 1,024 bits, so the exact one is cheap.
+ */
+function exactInteger(operator: string, a: Value, b: Value, result: Value): Value {
+  const integral = (value: Value) => value.type === 'IntegerValue' || value.type === 'BooleanValue';
+  const exact = EXACT[operator];
+  if (exact === undefined || result.type !== 'IntegerValue' || !integral(a) || !integral(b) || Number.isSafeInteger(result.value)) return result;
+  const [x, y] = [BigInt(Number(a.value)), BigInt(Number(b.value))];
+  if (Number.isFinite(result.value) && !(operator === '**' && y < 0n) && exact(x, y) === BigInt(result.value as number)) return result;
+  throw new RangeError(`${pyStr(a)} ${operator} ${pyStr(b)} is an integer past 2**53, which tmas does not hold exactly where jinja2 does: keep such numbers texts`);
+}
+
+/** Python's ZeroDivisionError for `/`, `//` and `%` by zero (the library gave inf, or a message about BigInt). */
+function zeroDivision(operator: string, a: Value, b: Value): void {
+  if (!['/', '//', '%'].includes(operator) || !NUMBERS.has(a.type) || !NUMBERS.has(b.type) || Number(b.value) !== 0) return;
+  const float = a.type === 'FloatValue' || b.type === 'FloatValue';
+  const message = { '/': float ? 'float division by zero' : 'division by zero', '//': float ? 'float floor division by zero' : 'integer division or modulo by zero', '%': float ? 'float modulo' : 'integer modulo by zero' }[operator];
+  throw new RangeError(`"${operator}" by zero: ${message}`);
+}
 
 const NUMBERS = new Set(['IntegerValue', 'FloatValue', 'BooleanValue']);
 /** Types that add only to their own kind: a text to a text, a list to a list. */
@@ -32,7 +64,7 @@ const SEQUENCES = new Set(['StringValue', 'ArrayValue', 'TupleValue']);
 
 /** Python's name of a value's type, a Markup (what tojson and safe give) as Markup. */
 function typeName(value: Value): string {
-  return isMarkup(value) ? 'Markup' : pyType(value);
+  return isMarkup(value) ? 'Markup' : value.type !== 'StringValue' && isTuple(value) ? 'tuple' : pyType(value);
 }
 
 /**
@@ -43,7 +75,10 @@ function typeName(value: Value): string {
 function plusRefusal(a: Value, b: Value): TypeError | null {
   if (NUMBERS.has(a.type) && NUMBERS.has(b.type)) return null;
   if (a.type === 'UndefinedValue' || b.type === 'UndefinedValue') return null;
-  if (SEQUENCES.has(a.type) && a.type === b.type) return null;
+  // A text adds to a text (a Markup too); a list to a list, a tuple to a tuple (a literal one or a record's pair).
+  if (a.type === 'StringValue' || b.type === 'StringValue') {
+    if (a.type === b.type) return null;
+  } else if (SEQUENCES.has(a.type) && SEQUENCES.has(b.type) && isTuple(a) === isTuple(b)) return null;
   const [left, right] = [typeName(a), typeName(b)];
   // str, list and tuple name the one type they take; a Markup defers to the other side, which has no "+" for it.
   if (SEQUENCES.has(a.type) && left !== 'Markup') return new TypeError(`"+" between ${left} and ${right}: can only concatenate ${left} (not "${right}") to ${left}`);
@@ -60,6 +95,13 @@ function plus(left: Value, right: Value, { library, float }: OperatorFallbacks):
   const [a, b] = [asAddend(left), asAddend(right)];
   const refusal = plusRefusal(a, b);
   if (refusal !== null) throw refusal;
+  if (Array.isArray(a.value) && Array.isArray(b.value)) {
+    // A tuple and a tuple make a tuple (a record's pairs are lists marked as tuples): it printed as a list.
+    const joined = runtime([]);
+    joined.value = [...(a.value as Value[]), ...(b.value as Value[])];
+    if (isTuple(a)) markTuple(joined);
+    return joined;
+  }
   const texts = typeof a.value === 'string' && typeof b.value === 'string';
   if (!texts || (!isMarkup(a) && !isMarkup(b))) return a === left && b === right ? library() : numberSum(a, b, float);
   const side = (value: Value) => (isMarkup(value) ? String(value.value) : escapeHtml(String(value.value)));
@@ -99,6 +141,11 @@ function ordering(operator: string, a: Value, b: Value, { library }: OperatorFal
 
 /** `a operator b` (one of PYTHON_OPERATORS) as Python gives it. */
 export function pythonOperation(operator: string, a: Value, b: Value, fallbacks: OperatorFallbacks): Value {
+  zeroDivision(operator, a, b);
+  return exactInteger(operator, a, b, operation(operator, a, b, fallbacks));
+}
+
+function operation(operator: string, a: Value, b: Value, fallbacks: OperatorFallbacks): Value {
   switch (operator) {
     case '==':
     case '!=':
@@ -114,7 +161,15 @@ export function pythonOperation(operator: string, a: Value, b: Value, fallbacks:
     case 'in':
     case 'not in':
       return runtime(pyContains(b, a) === (operator === 'in'));
-    default:
+    case '//':
+      // Of floats, Python's floor division; of integers (checked by exactInteger) and anything else, the library's.
+      return (a.type === 'FloatValue' && NUMBERS.has(b.type)) || (b.type === 'FloatValue' && NUMBERS.has(a.type)) ? fallbacks.float(pyFloorDivide(Number(a.value), Number(b.value))) : fallbacks.library();
+    case '<':
+    case '>':
+    case '<=':
+    case '>=':
       return ordering(operator, a, b, fallbacks);
+    default:
+      return fallbacks.library();
   }
 }

@@ -8,14 +8,24 @@
  * the whitespace after. A newline taken out stays inside the expression's
  * tag, outside its string, so no line moves.
  */
+import { unknownTagError } from './jinja2-unknown-tags.ts';
 
-/** jinja2's raw block: its opening tag (with `-` or `+` markers), its text, its closing tag; sticky. */
-const RAW_BLOCK = /\{%([-+]?)\s*raw\s*([-+]?)%\}([\s\S]*?)\{%([-+]?)\s*endraw\s*([-+]?)%\}/y;
+/**
+ * jinja2's raw block: its opening tag (with `-` or `+` markers, but no `+` before its `%}`: jinja2's lexer does not
+ * read `{% raw +%}` as a raw block, and fails on it as an unknown tag), its text, its closing tag; sticky.
+ */
+const RAW_BLOCK = /\{%([-+]?)\s*raw\s*(-?)%\}([\s\S]*?)\{%([-+]?)\s*endraw\s*([-+]?)%\}/y;
+
+/** An opening raw tag that jinja2 does not read as one; sticky. */
+const PLUS_RAW = /\{%[-+]?\s*raw\s*\+%\}/y;
 
 /** The raw block at `start` of `source` as an expression the library reads, and where it ends; null where none is there or it is not closed. */
 export function rawBlockAt(source: string, start: number): { text: string; end: number } | null {
   RAW_BLOCK.lastIndex = start;
   const block = RAW_BLOCK.exec(source);
+  PLUS_RAW.lastIndex = start;
+  // The library would say "Unknown statement type: raw"; jinja2's words let the message name what jinja2 says.
+  if (block === null && PLUS_RAW.test(source)) throw unknownTagError('raw');
   if (block === null) return null;
   const [whole, before = '', afterOpen = '', content = '', beforeClose = '', after = ''] = block;
   const leading = afterOpen === '-' ? (/^\s*/.exec(content)?.[0] ?? '') : '';

@@ -27,9 +27,9 @@ import { itemOfUnsubscriptable, noteMissing, refuseUndefinedOwner } from './jinj
 import { ARGUMENT_FILTERS, argumentFilter, type FilterArguments } from './jinja2-argument-filters.ts';
 import { PYTHON_OPERATORS, pythonOperation } from './jinja2-operators.ts';
 import { jinja2Title, pyTitle } from './python-title.ts';
-import { LIST_METHODS, listSearch, TEXT_METHODS, textMethod } from './python-methods.ts';
+import { LIST_METHODS, listSearch, methodArguments, TEXT_METHODS, textMethod } from './python-methods.ts';
 import { pyItems, pyTruthy, SELECTING, selected, unique } from './jinja2-select.ts';
-import { asGenerator, asOperand, attributeOf, boundedRange, consumedGenerator, endOf, Environment, GENERATING, listMethod, orEmpty, runtime, TemplateBoundError, MAX_RENDERED_CHARS, MAX_STEPS } from './jinja2-values.ts';
+import { asGenerator, asOperand, attributeOf, boundedRange, boundedWidth, consumedGenerator, endOf, Environment, GENERATING, listMethod, orEmpty, runtime, TemplateBoundError, MAX_RENDERED_CHARS, MAX_STEPS } from './jinja2-values.ts';
 
 export { MAX_RENDERED_CHARS, MAX_STEPS, TemplateBoundError } from './jinja2-values.ts';
 import { markTuple, pyCapitalize, pyCharAt, pyLength, pyStr, pyStrip, pyToJson, type RuntimeValue } from './python-str.ts';
@@ -172,7 +172,7 @@ class Jinja2Interpreter extends Interpreter {
     if (name === 'unique' && args.length === 0) return unique(value);
     if ((name === 'first' || name === 'last') && args.length === 0) return endOf(value, name) ?? library();
     if (name === 'tojson' && value.type === 'UndefinedValue') throw new TypeError('"tojson" of an undefined value (UndefinedValue): Object of type Undefined is not JSON serializable');
-    if (name === 'tojson') return asMarkup(runtime(pyToJson(value, this.indentOf(args, environment))));
+    if (name === 'tojson') return asMarkup(runtime(pyToJson(value, this.indentOf(args, environment), MAX_RENDERED_CHARS)));
     if (name === 'safe') return asMarkup(runtime(pyStr(value)));
     if (args.length === 0 && typeof value.value === 'string' && (name === 'length' || name === 'trim')) {
       return name === 'length' ? runtime(pyLength(value.value)) : keepMarkup(value, runtime(pyStrip(value.value, 'strip')));
@@ -262,7 +262,8 @@ class Jinja2Interpreter extends Interpreter {
     const indent = this.evaluate(node, environment);
     // json.dumps indents by a text as it is, by a number (a bool as 0 or 1) of spaces.
     if (indent.type === 'BooleanValue') return indent.value ? 1 : 0;
-    return typeof indent.value === 'number' || typeof indent.value === 'string' ? indent.value : null;
+    if (typeof indent.value === 'number') return boundedWidth(indent.value, `"tojson" indenting by ${indent.value}`);
+    return typeof indent.value === 'string' ? indent.value : null;
   }
 
   /** The value whose attribute or item is read: jinja2 fails where it is undefined (jinja2-undefined.ts). */
@@ -305,9 +306,9 @@ class Jinja2Interpreter extends Interpreter {
     if (method === 'cycle' && callee.object?.type === 'Identifier' && (callee.object as unknown as { value: string }).value === 'loop') return this.cycled(args, environment);
     if ((TEXT_METHODS.has(method) || LIST_METHODS.has(method)) && callee.object !== undefined) {
       const object = this.owner(callee.object, environment);
-      const { positional } = this.argumentsOf(args, environment);
-      if (typeof object.value === 'string' && TEXT_METHODS.has(method)) return textMethod(object.value, method, positional);
-      if (object.type === 'ArrayValue' && LIST_METHODS.has(method)) return listSearch(object.value as Value[], method, positional);
+      const { positional, named } = this.argumentsOf(args, environment);
+      if (typeof object.value === 'string' && TEXT_METHODS.has(method)) return textMethod(object.value, method, methodArguments('str', method, positional, named));
+      if (object.type === 'ArrayValue' && LIST_METHODS.has(method)) return listSearch(object.value as Value[], method, methodArguments('list', method, positional, named));
       return super.evaluate({ ...node, callee: { ...callee, object: evaluated(object) }, args: positional.map(evaluated) } as Node, environment);
     }
     // A text's capitalize() and title() as Python's (the library left the rest of each word as it was); a list's append() and pop(), which the library lacks.

@@ -8,9 +8,9 @@
  * jinja2 gives no items (it skips a falsy value: functionary's template sets
  * its tools to none), and its `unique` tells apart what differs only in case.
  */
-import { pyTest } from './jinja2-tests.ts';
+import { pyTest, pyType } from './jinja2-tests.ts';
 import { attributeOf, runtime } from './jinja2-values.ts';
-import { pyEquals, type RuntimeValue } from './python-str.ts';
+import { isTuple, pyEquals, type RuntimeValue } from './python-str.ts';
 
 type Value = RuntimeValue;
 
@@ -64,12 +64,26 @@ export function selected(filter: string, value: Value, args: Value[]): Value {
 /** `value | unique` without arguments: the first of the items equal once texts are lowered, in their order. */
 export function unique(value: Value): Value {
   const kept: Value[] = [];
-  const keys: Value[] = [];
+  // Seen keys by a hash as Python's set holds them (1, 1.0 and True one key); tuples, rare, compared one by one.
+  // A linear search over every key took minutes on a list of 200,000 items.
+  const hashed = new Set<string>();
+  const tuples: Value[] = [];
   for (const item of pyItems(value)) {
     const key = typeof item.value === 'string' ? runtime(item.value.toLowerCase()) : item;
-    if (keys.some((seen) => pyEquals(seen, key))) continue;
-    keys.push(key);
+    const hash = hashOf(key);
+    if (hash !== null ? hashed.has(hash) : tuples.some((seen) => pyEquals(seen, key))) continue;
+    if (hash !== null) hashed.add(hash);
+    else tuples.push(key);
     kept.push(item);
   }
   return listOf(kept);
+}
+
+/** A key's hash for unique: a text, a number, None; null for a tuple; Python's TypeError for a list or a record. */
+function hashOf(key: Value): string | null {
+  if (key.type === 'StringValue') return `s${String(key.value)}`;
+  if (key.type === 'IntegerValue' || key.type === 'FloatValue' || key.type === 'BooleanValue') return `n${Number(key.value)}`;
+  if (key.type === 'NullValue') return 'None';
+  if (isTuple(key)) return null;
+  throw new TypeError(`"unique" of items holding a ${pyType(key)}: unhashable type: '${pyType(key)}'`);
 }

@@ -8,7 +8,8 @@
 import { asMarkup, escapeHtml, isMarkup } from './jinja2-markup.ts';
 import { pyPercent } from './python-format.ts';
 import { pyType } from './jinja2-tests.ts';
-import { pySplitLines } from './python-methods.ts';
+import { boundedWidth } from './jinja2-values.ts';
+import { integerArgument, pySplitLines } from './python-methods.ts';
 import { pyStr, type RuntimeValue } from './python-str.ts';
 
 type Value = RuntimeValue;
@@ -34,8 +35,10 @@ function indented(value: Value, { argument }: TextFilterContext): string {
   if (value.type === 'UndefinedValue') throw new TypeError('"indent" of an undefined value: jinja2 fails on it (UndefinedError)');
   if (value.type !== 'StringValue') throw new TypeError(`"indent" of a ${pyType(value)}: unsupported operand type(s) for +=: '${pyType(value)}' and 'str'`);
   const width = argument(0, 'width');
-  const unit = width?.type === 'StringValue' ? String(width.value) : ' '.repeat(Math.max(0, Number(width?.value ?? 4)));
+  const unit = width?.type === 'StringValue' ? String(width.value) : ' '.repeat(Math.max(0, boundedWidth(Number(width?.value ?? 4), '"indent"')));
   const lines = pySplitLines(`${String(value.value)}\n`);
+  // Each line gets the unit: a wide one over many lines is refused before it is repeated.
+  boundedWidth(unit.length * lines.length, `"indent" of ${lines.length.toLocaleString('en-US')} lines by ${unit.length.toLocaleString('en-US')} characters`);
   const blank = argument(2, 'blank')?.value === true;
   const [head = '', ...rest] = lines;
   const body = blank ? lines.join(`\n${unit}`) : [head, ...rest.map((line) => (line === '' ? line : unit + line))].join('\n');
@@ -44,7 +47,7 @@ function indented(value: Value, { argument }: TextFilterContext): string {
 
 /** Python's str.center(width): the text between spaces, the odd one on the right unless the width is odd. */
 function centered(text: string, width: number): string {
-  const margin = width - Array.from(text).length;
+  const margin = boundedWidth(width, `center(${width})`) - Array.from(text).length;
   if (margin <= 0) return text;
   const left = Math.floor(margin / 2) + (margin & width & 1);
   return ' '.repeat(left) + text + ' '.repeat(margin - left);
@@ -65,6 +68,19 @@ function truncated(text: string, { argument }: TextFilterContext): string {
   return (space === -1 ? head : head.slice(0, space)) + end;
 }
 
+/**
+ * jinja2's truncate of what is not a text: it truncates the value itself, so a list or a record no longer than
+ * length + leeway comes back as it is, a longer one fails, and a number, a bool or None has no len() (tmas
+ * truncated their printed text: ['b', 'A'] | truncate(5) gave "['b'…").
+ */
+function untruncated(value: Value, { argument }: TextFilterContext): Value {
+  const items = value.value instanceof Map ? value.value.size : Array.isArray(value.value) ? value.value.length : null;
+  if (items === null) throw new TypeError(`"truncate" of a ${pyType(value)}: object of type '${pyType(value)}' has no len()`);
+  const length = Number(argument(0, 'length')?.value ?? 255);
+  if (items <= length + Number(argument(3, 'leeway')?.value ?? 5)) return value;
+  throw new TypeError(`"truncate" of a ${pyType(value)} of ${items} items, more than its length: jinja2 fails on it (it slices the ${pyType(value)} and adds a text)`);
+}
+
 /** `result`, a Markup where `source` is one (a Markup indented is one). */
 function keepMarkup(source: Value, result: Value): Value {
   return isMarkup(source) ? asMarkup(result) : result;
@@ -75,10 +91,16 @@ export function textFilter(name: string, value: Value, context: TextFilterContex
   const { runtime, argument, positional, named } = context;
   if (name === 'escape' || name === 'e') return isMarkup(value) ? value : asMarkup(runtime(escapeHtml(pyStr(value))));
   const text = pyStr(value);
-  if (name === 'center') return runtime(centered(text, Number(argument(0, 'width')?.value ?? 80)));
+  if (name === 'center') {
+    // jinja2's center takes a width alone (the library took a fill character too, which jinja2 refuses).
+    if (positional.length > 1) throw new TypeError(`do_center() takes from 1 to 2 positional arguments but ${positional.length + 1} were given`);
+    const other = [...named.keys()].find((key) => key !== 'width');
+    if (other !== undefined) throw new TypeError(`do_center() got an unexpected keyword argument '${other}'`);
+    return runtime(centered(text, integerArgument(argument(0, 'width'), 80)));
+  }
   // Python's \w: letters, digits of any script, and the underscore.
   if (name === 'wordcount') return runtime(text.match(/[\p{L}\p{N}_]+/gu)?.length ?? 0);
-  if (name === 'truncate') return runtime(truncated(text, context));
+  if (name === 'truncate') return value.type === 'StringValue' || value.type === 'UndefinedValue' ? runtime(truncated(text, context)) : untruncated(value, context);
   if (name === 'indent') return keepMarkup(value, runtime(indented(value, context)));
   if (positional.length > 0 && named.size > 0) throw new TypeError("format: can't handle positional and keyword arguments at the same time");
   return runtime(pyPercent(text, named.size > 0 ? context.record(named) : context.tuple(positional)));

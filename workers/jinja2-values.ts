@@ -5,7 +5,7 @@
  * ends of a list, an attribute path, range().
  */
 import * as jinja from '@huggingface/jinja';
-import { generatorFilter, generatorMisuse, noteGenerator, pyCharAt, pyStr, type RuntimeValue } from './python-str.ts';
+import { generatorFilter, generatorMisuse, isTuple, markTuple, noteGenerator, pyCharAt, pyStr, type RuntimeValue } from './python-str.ts';
 
 type Value = RuntimeValue;
 
@@ -23,6 +23,16 @@ export const MAX_RENDERED_CHARS = 32 * 1024 * 1024;
 /** A render that passed MAX_STEPS or MAX_RENDERED_CHARS, or asked for a range() longer than MAX_STEPS. */
 export class TemplateBoundError extends Error {
   override name = 'TemplateBoundError';
+}
+
+/**
+ * A width a template pads to (zfill, center, indent, tojson's indent, a printf width or precision), refused past
+ * MAX_RENDERED_CHARS before the padding is made: `'x'.zfill(400000000)` built 381 Mi characters before the bound
+ * on what is printed saw them, and a width past 2**29 failed with the engine's "Invalid string length".
+ */
+export function boundedWidth(width: number, what: string): number {
+  if (width > MAX_RENDERED_CHARS) throw new TemplateBoundError(`${what} pads to ${width.toLocaleString('en-US')} characters, more than any context window holds (at most ${MAX_RENDERED_CHARS.toLocaleString('en-US')})`);
+  return width;
 }
 
 /** What this file uses of the library's runtime (its package's type declarations do not resolve it under NodeNext). */
@@ -88,6 +98,8 @@ export function repeated(sequence: Value, times: number): Value {
   if (length > MAX_STEPS) throw new TemplateBoundError(`a list repeated ${times.toLocaleString('en-US')} times ("*") makes ${length.toLocaleString('en-US')} items, more than a prompt can loop over (at most ${MAX_STEPS.toLocaleString('en-US')})`);
   const list = runtime([]);
   list.value = Array.from({ length: times }, () => sequence.value as Value[]).flat();
+  // A tuple repeated is a tuple: it printed as a list, (1, 'x') * 2 as [1, 'x', 1, 'x'].
+  if (isTuple(sequence)) markTuple(list);
   return list;
 }
 

@@ -7,14 +7,18 @@
  * their flags, width and precision; another is Python's error.
  */
 import { pyType } from './jinja2-tests.ts';
+import { boundedWidth } from './jinja2-values.ts';
 import { exponentDigits, fixedDigits } from './python-float-digits.ts';
+import { pyIntOfFloat } from './python-int-float.ts';
 import { pyFloat, pyRepr, pyStr, type RuntimeValue } from './python-str.ts';
 
 const SPEC = /%(?:\(([^)]*)\))?([-+ 0#]*)(\*|\d+)?(?:\.(\*|\d+))?[hlL]?([a-zA-Z%])?/g;
 
 /** A value as Python's int() of a number for %d, %x, %o, %c; a TypeError like Python's for a text. */
 function integerOf(value: RuntimeValue, conversion: string): number {
-  if (typeof value.value === 'number' || typeof value.value === 'boolean') return Math.trunc(Number(value.value));
+  // %d, %i and %u take a float's integer part; %x, %o and %c refuse a float (they printed 1.5 as "1", 65.0 as "A").
+  if (value.type === 'FloatValue' && !'diu'.includes(conversion)) throw new TypeError(conversion === 'c' ? '%c requires int or char' : `%${conversion} format: an integer is required, not float`);
+  if (typeof value.value === 'number' || typeof value.value === 'boolean') return pyIntOfFloat(Number(value.value));
   throw new TypeError(`%${conversion} format: a ${conversion === 'c' ? 'int or char' : 'real number'} is required, not ${pyType(value)}`);
 }
 
@@ -65,10 +69,14 @@ function converted(value: RuntimeValue, conversion: string, flags: string, preci
       return sign(n, prefix + (conversion === 'X' ? digits.toUpperCase() : digits));
     }
     case 'c':
-      return typeof value.value === 'string' ? value.value : String.fromCodePoint(integerOf(value, 'c'));
+      if (typeof value.value !== 'string') return String.fromCodePoint(integerOf(value, 'c'));
+      if (Array.from(value.value).length !== 1) throw new TypeError('%c requires int or char');
+      return value.value;
     default: {
       const x = numberOf(value, conversion);
       if (!Number.isFinite(x)) return sign(x, pyFloat(Math.abs(x)));
+      // JavaScript writes at most 100 digits of a float (toFixed, toExponential): '%.200f' % 1 gave 100 zeros, Python's 200.
+      if ((precision ?? 6) > 100) throw new RangeError(`a precision of ${precision} digits: tmas writes at most 100 digits of a float, where jinja2 writes them all: write at most %.100${conversion}`);
       const upper = conversion === conversion.toUpperCase();
       const lower = conversion.toLowerCase();
       const body = lower === 'f' ? fixedDigits(x, precision ?? 6) : lower === 'e' ? exponential(Math.abs(x), precision ?? 6, upper) : general(Math.abs(x), precision ?? 6, upper, flags.includes('#'));
@@ -110,7 +118,7 @@ function formatted(format: string, values: RuntimeValue): string {
     if (conversion === '%') return '%';
     if (conversion === undefined || !'diusrafFeEgGxXoc'.includes(conversion)) throw new Error(`unsupported format character '${conversion ?? ''}'`);
     const widthOf = (given: string | undefined) => (given === '*' ? integerOf(take(), 'd') : given === undefined ? undefined : Number(given));
-    const [w, p] = [widthOf(width), widthOf(precision)];
+    const [w, p] = [widthOf(width), widthOf(precision)].map((given) => (given === undefined ? undefined : boundedWidth(given, `a width or precision of ${given}`)));
     let value: RuntimeValue;
     if (name !== undefined) {
       if (byName === null) throw new TypeError('format requires a mapping');

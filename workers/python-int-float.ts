@@ -69,6 +69,16 @@ function exactInteger(number: number, text: string): number {
   return number;
 }
 
+/**
+ * Python's int() of a float, as %d and round's ceil and floor take it: its integer part, never -0 (int(-0.5) is 0,
+ * where JavaScript's -0 printed "-0" and "-0.0"), and Python's error for an infinity or NaN, which printed as numbers.
+ */
+export function pyIntOfFloat(x: number): number {
+  if (Number.isNaN(x)) throw new RangeError('cannot convert float NaN to integer');
+  if (!Number.isFinite(x)) throw new RangeError('cannot convert float infinity to integer');
+  return Math.trunc(x) + 0;
+}
+
 /** jinja2's int filter: int(value) (of a text, in `base`), else int(float(value)), else NO_NUMBER (its default). */
 export function jinja2Int(value: RuntimeValue, base: number): Converted {
   if (value.type === 'FloatValue' && !Number.isFinite(value.value)) {

@@ -83,6 +83,11 @@ function refuseGenerator(value: RuntimeValue, what: string): void {
 }
 
 /** Whether Python holds `value` as a list, a tuple or neither: a list never equals a tuple. */
+/** Whether Python holds `value` as a tuple. */
+export function isTuple(value: RuntimeValue): boolean {
+  return value.type === 'TupleValue' || tuples.has(value);
+}
+
 function sequenceKind(value: RuntimeValue): string {
   return value.type === 'TupleValue' || tuples.has(value) ? 'tuple' : value.type;
 }
@@ -123,6 +128,10 @@ export function pyStr(value: RuntimeValue): string {
     case 'FloatValue':
       return pyFloat(value.value as number);
     default:
+      if (value.type === 'FunctionValue') {
+        // The library wrote the JavaScript source of the function into the prompt; jinja2 writes a name and an address.
+        throw new TypeError('a function or method printed without being called ("{{ j }}" for "{{ j() }}"): jinja2 prints its name and address ("<… object at 0x…>"), tmas cannot: call it');
+      }
       return LISTS.has(value.type) || RECORDS.has(value.type) || value.type === 'NamespaceValue' ? pyRepr(value) : String(value.value);
   }
 }
@@ -190,6 +199,8 @@ export function pyStrip(text: string, side: 'strip' | 'lstrip' | 'rstrip', chars
 
 /** A text's length in characters (code points), as Python counts it: a surrogate pair is one. */
 export function pyLength(text: string): number {
+  // Without a surrogate, as most texts are, its UTF-16 length is its length: the engine's search is far quicker than the loop.
+  if (!/[\uD800-\uDFFF]/.test(text)) return text.length;
   let pairs = 0;
   for (let i = 0; i < text.length - 1; i++) {
     const code = text.charCodeAt(i);
@@ -208,7 +219,25 @@ export function pyLength(text: string): number {
 export function pyModulo(dividend: number, divisor: number): number {
   if (divisor === 0) throw new Error('integer division or modulo by zero');
   const remainder = dividend % divisor;
-  return remainder !== 0 && remainder < 0 !== divisor < 0 ? remainder + divisor : remainder;
+  // A zero remainder takes the divisor's sign, as Python's float one does (1e16 % -2.5 is -0.0).
+  if (remainder === 0) return divisor < 0 ? -0 : 0;
+  return remainder < 0 !== divisor < 0 ? remainder + divisor : remainder;
+}
+
+/**
+ * Python's float a // b: (a - fmod(a, b)) / b, floored and rounded to the nearest integer, where JavaScript's
+ * Math.floor(a / b) floors a rounded quotient (1.0 // 0.1 is 9.0 in Python, 10 so); a zero takes the quotient's sign.
+ */
+export function pyFloorDivide(dividend: number, divisor: number): number {
+  const remainder = dividend % divisor;
+  let quotient = (dividend - remainder) / divisor;
+  if (remainder !== 0 && remainder < 0 !== divisor < 0) quotient -= 1;
+  if (quotient === 0) {
+    const sign = dividend / divisor;
+    return sign < 0 || Object.is(sign, -0) ? -0 : 0;
+  }
+  const floor = Math.floor(quotient);
+  return quotient - floor > 0.5 ? floor + 1 : floor;
 }
 
 /** The character at Python's index `index` of `text` (counted in code points, from the end when negative), or undefined past either end. */
@@ -234,20 +263,23 @@ function byCodePoint(a: string, b: string): number {
 }
 
 /** json.dumps(value, sort_keys=True, indent=indent) of a value, at nesting `depth`. */
-function pyJsonDumps(value: RuntimeValue, indent: string | null, depth: number): string {
+function pyJsonDumps(value: RuntimeValue, indent: string | null, depth: number, limit: number): string {
   refuseGenerator(value, 'writes no JSON of ("Object of type generator is not JSON serializable")');
   const items = (parts: string[], open: string, close: string): string => {
     if (parts.length === 0) return open + close;
     if (indent === null) return `${open}${parts.join(', ')}${close}`;
+    // Each item gets its line's indent: a wide indent over many items is refused before the lines are joined.
+    const size = parts.reduce((sum, part) => sum + part.length, 0) + (depth + 2) * indent.length * (parts.length + 1);
+    if (size > limit) throw new RangeError(`"tojson" indenting by ${indent.length.toLocaleString('en-US')} characters makes more than ${limit.toLocaleString('en-US')} characters, more than any context window holds`);
     const inner = '\n' + indent.repeat(depth + 1);
     return `${open}${inner}${parts.join(`,${inner}`)}\n${indent.repeat(depth)}${close}`;
   };
-  if (LISTS.has(value.type)) return items((value.value as RuntimeValue[]).map((item) => pyJsonDumps(item, indent, depth + 1)), '[', ']');
+  if (LISTS.has(value.type)) return items((value.value as RuntimeValue[]).map((item) => pyJsonDumps(item, indent, depth + 1, limit)), '[', ']');
   // jinja2's json.dumps fails on an undefined value (a field a record lacks) and on a namespace, wherever it stands.
   if (value.type === 'UndefinedValue' || value.type === 'NamespaceValue') throw new TypeError(`"tojson" of a value holding ${value.type === 'UndefinedValue' ? 'an undefined value' : 'a namespace()'}: Object of type ${value.type === 'UndefinedValue' ? 'Undefined' : 'Namespace'} is not JSON serializable`);
   if (RECORDS.has(value.type)) {
     const entries = [...(value.value as Map<string, RuntimeValue>).entries()].sort(([a], [b]) => byCodePoint(a, b));
-    return items(entries.map(([key, item]) => `${jsonString(key)}: ${pyJsonDumps(item, indent, depth + 1)}`), '{', '}');
+    return items(entries.map(([key, item]) => `${jsonString(key)}: ${pyJsonDumps(item, indent, depth + 1, limit)}`), '{', '}');
   }
   switch (value.type) {
     case 'StringValue':
@@ -267,11 +299,11 @@ function pyJsonDumps(value: RuntimeValue, indent: string | null, depth: number):
  * jinja2's `tojson`: json.dumps with its keys sorted and, given, an indent,
  * then <, >, & and ' escaped so that it is safe in HTML (htmlsafe_json_dumps).
  */
-export function pyToJson(value: RuntimeValue, indent: number | string | null): string {
+export function pyToJson(value: RuntimeValue, indent: number | string | null, limit: number): string {
   const escapes: Record<string, string> = { '<': '\\u003c', '>': '\\u003e', '&': '\\u0026', "'": '\\u0027' };
   // json.dumps indents by a text as it is, or by a number of spaces (none below one).
   const unit = indent === null ? null : typeof indent === 'string' ? indent : ' '.repeat(Math.max(0, indent));
-  return pyJsonDumps(value, unit, 0).replace(/[<>&']/g, (char) => escapes[char] ?? char);
+  return pyJsonDumps(value, unit, 0, limit).replace(/[<>&']/g, (char) => escapes[char] ?? char);
 }
 
 /**
