@@ -20,13 +20,18 @@ export const JOINER =
  * in one paragraph, joined by ", ": "$x = 2$ and $x = -3$" is "x = 2, x = -3".
  */
 export function joinedUpTo(text: string, segments: readonly Segment[], last: number): string {
+  return segments.slice(firstJoined(text, segments, last), last + 1).map((s) => s.text).join(', ');
+}
+
+/** The index of the first of the segments up to `segments[last]` that only separators join to it. */
+export function firstJoined(text: string, segments: readonly Segment[], last: number): number {
   let first = last;
   for (let k = last - 1; k >= 0; k -= 1) {
     const gap = text.slice(segments[k]?.end ?? 0, segments[k + 1]?.start ?? 0);
     if (!JOINER.test(gap) || /\n\s*\n/.test(gap)) break;
     first = k;
   }
-  return segments.slice(first, last + 1).map((s) => s.text).join(', ');
+  return first;
 }
 
 /**

@@ -21,10 +21,38 @@ export function offeredAlternative(paragraph: string, math: readonly Segment[]):
   if (ALTERNATIVE_SENTENCE.test(gap) && valueStated(previous.text) !== valueStated(lastMath.text)) {
     return paragraph.slice(previous.start).replace(/\$/g, '').replace(/\s+/g, ' ').trim();
   }
+  // "So we get $12$, but $15$ is too.": a clause that gives a second value as a result as well offers two.
+  const addedAsWell = (CLAUSE_JOINER.test(gap) && AS_WELL_AT_END.test(clauseAfter(paragraph, lastMath.end))) || (SO_DOES.test(gap) && /^\s*[.!]?\s*$/.test(clauseAfter(paragraph, lastMath.end)));
+  if (addedAsWell && valueStated(previous.text) !== valueStated(lastMath.text)) {
+    return paragraph.slice(previous.start).replace(/\$/g, '').replace(/\s+/g, ' ').trim();
+  }
   // "$x = 2$ or $x = 3$": a plain "or" joins the two into one answer already.
   // "$7$, though $8$ might also work": the words after the offered value say it is offered.
   if (JOINER.test(gap) || !ALTERNATIVE.test(paragraph.slice(previous.end, lastMath.end + ALTERNATIVE_REACH))) return null;
   return statementAt(paragraph, previous.start);
+}
+
+/**
+ * Between two values, the words that open a clause or a sentence on the second: ", but", ", and", "; ", ". But". A bare
+ * "and" is not one: "$x = 1$ and $x = 2$ work too" joins the two into one answer already (joined-values.ts).
+ */
+const CLAUSE_JOINER = /^\s*(?:[,;.]\s*(?:but|and|though|although|while|yet)?|(?:but|though|although|while|yet))\s*$/i;
+
+/** "$12$ works, but so does $15$.": the second value said to do what the first does, with nothing after it. */
+const SO_DOES = /^[^$\n.]{0,40}?[,;]?\s*(?:but|and)\s+so\s+(?:does|do|is|are|would)\s*$/i;
+
+/**
+ * The rest of a second value's clause that says it is a result as well, and nothing more: "is too", "works too", "is also
+ * a solution", "as well". Read as the last math, the added 15 of "So we get $12$, but $15$ is too." was the answer,
+ * graded equal to a reference 15, sure of it. "is too large", "too, fails" and "is also too big" reject it (denied.ts);
+ * "is also $\le 20$" and "too many" say more than that it is a result.
+ */
+const AS_WELL_AT_END =
+  /^\s*(?:(?:is|are|was|would\s+be|works?|holds?|qualifies|counts|fits|satisfies\s+(?:it|this|the\s+\w+))\s+)?(?:(?:also|too|as\s+well)(?:\s+(?:works?|holds?|(?:a|an|one|another)\s+(?:valid\s+)?(?:solution|answer|root|possibility|candidate)|valid|possible))?|(?:a|an)\s+(?:valid\s+)?(?:solution|answer|root)\s+(?:too|as\s+well))\s*[.!]?\s*$/i;
+
+/** The text after `from` to the end of its sentence. */
+function clauseAfter(paragraph: string, from: number): string {
+  return paragraph.slice(from).split(/[.!?](?:\s|$)|\n/)[0] ?? '';
 }
 
 /**

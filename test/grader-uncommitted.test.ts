@@ -1,0 +1,30 @@
+/**
+ * Replies that do not commit to one value: a second value offered as a result as well, a hedge after a value, a value
+ * named as a wrong answer. Each is graded never equal to the value it does not commit to, with near misses beside it:
+ * the same trigger words in innocent uses ("too large", "as well" of one answer) keep their verdicts. Every case was
+ * written for this project.
+ */
+import { describe, it } from 'vitest';
+import { expectReplies } from './grader-verdicts.ts';
+
+describe('a second value added as a result as well', () => {
+  it('makes the reply unsure, never equal to either value', () => {
+    // Read as the last math, 15 of "So we get $12$, but $15$ is too." was the answer, graded equal to 15, sure of it.
+    expectReplies(
+      [
+        'We count the cases. So we get $12$, but $15$ is too.',
+        'We count the cases. So we get $12$, and $15$ works too.',
+        'We count the cases. So we get $12$. But $15$ is also a solution.',
+        'We count the cases. So $n = 12$ works, but so does $n = 15$.',
+        'We count the cases. So we get $12$, but $15$ is a solution too.',
+      ],
+      { 12: 'not equal', 15: 'not equal' },
+    );
+  });
+
+  it('keeps a value whose second is rejected, and one answer joined by a plain "and"', () => {
+    expectReplies(['We count the cases. So we get $12$, but $15$ is too large.', 'We count the cases. So we get $12$, but $15$ is too many.'], { 12: 'equal', 15: 'different' });
+    expectReplies(['We solve it. Both $x = 1$ and $x = 2$ work too.', 'We solve it. The solutions are $x = 1$ and $x = 2$ as well.'], { '1, 2': 'equal', 1: 'different' });
+    expectReplies(['We solve it. We have $a = 3$, and $b = 3$ too.'], { 3: 'equal' });
+  });
+});
