@@ -28,3 +28,20 @@ describe('a second value added as a result as well', () => {
     expectReplies(['We solve it. We have $a = 3$, and $b = 3$ too.'], { 3: 'equal' });
   });
 });
+
+describe('a hedge between plain numbers after an announced answer', () => {
+  it('makes the announced answer unsure, as it does between values in mathematics', () => {
+    // Reduced to its first number, 40 of "The answer is 40 (not 41), or perhaps 42." was graded equal to 40, sure of it.
+    expectReplies(
+      ['The answer is 40 (not 41), or perhaps 42.', 'The answer is 40 (not 41); possibly 42.', 'Final answer: 40 (not 41), or maybe 42', 'The answer is 40, or perhaps 42.'],
+      { 40: 'not equal', 41: 'not equal', 42: 'not equal' },
+    );
+  });
+
+  it('keeps a number whose parenthesis only sets another aside, or whose words only restate it', () => {
+    expectReplies(
+      ['The answer is 40 (not 41).', 'The answer is 40 (not 41), or equivalently 40.0.', 'The answer is 40 (not 41), perhaps surprisingly.', 'The answer is 40 (not 41, as one might think).'],
+      { 40: 'equal', 41: 'different', 42: 'different' },
+    );
+  });
+});

@@ -216,6 +216,9 @@ const BELIEF_ADVERB = /^(?:(?:most|very|quite)\s+)?(?:probably|likely|presumably
  */
 export const CORRECTED_TO = /^not\s+(?!only\b)(?:\$[^$\n]{1,40}\$|\d[\d.,/]*|[^\s.,;$]{1,20})\s*(?:,\s*|;\s*)?(?:but(?:\s+(?:rather|instead))?|(?:it\s+is|it's|rather))\s+(?=[$\\\d(-]|\*\*)/i;
 
+/** A number that opens a statement in words: "40", "-3.5", "1,024", "2/3", "25%". */
+const LEADING_NUMBER = /^-?\d[\d,]*(?:\.\d+)?(?:\/\d+)?%?(?![\d.,]*\d)/;
+
 /** The answer a statement starts with. */
 function statementOf(text: string): string | null {
   // A marker set in a command ("\\textbf{Final Answer:} 3", "\\text{Answer: } 3") leaves that command's brace behind.
@@ -237,5 +240,9 @@ function statementOf(text: string): string | null {
   const cleaned = sentence.replace(/\*\*/g, '').replace(/(\d)\s*\([\p{L}\s,'-]*\p{L}{2}[\p{L}\s,'-]*\)\s*$/u, '$1').trim();
   // "neither 12 nor 15", "not 7": a number it names is not the answer.
   if (/^(?:neither|not)\b/i.test(cleaned)) return cleaned;
+  // "40 (not 41), or perhaps 42", "40; possibly 42": a value the sentence offers after the first hedges it, as after math
+  // (mathStatement); reduced to its first number, 40 was graded equal to a reference 40, sure of it.
+  const lead = LEADING_NUMBER.exec(cleaned);
+  if (lead !== null && ALTERNATIVE.test(cleaned.slice(lead[0].length))) return cleaned;
   return cleaned === '' ? null : reduceProse(cleaned, 'first');
 }
