@@ -45,3 +45,33 @@ describe('a hedge between plain numbers after an announced answer', () => {
     );
   });
 });
+
+describe('a value named as a wrong answer', () => {
+  it('is never the answer, after the answer or alone', () => {
+    // Read as the last math, 41 was the answer: graded equal to a reference 41, and a right 40 different.
+    expectReplies(
+      [
+        'Computing gives the count. The total is $40$, though $41$ is a tempting wrong answer.',
+        'Computing gives the count. The total is $40$. Note that $41$ is a common mistake.',
+        'Computing gives the count. So the total is $40$ ($41$ is a tempting wrong answer).',
+        'Computing gives the count. The total is $40$; a common wrong answer is $41$.',
+        'The answer is 40, though 41 is a tempting wrong answer.',
+      ],
+      { 40: 'equal', 41: 'different' },
+    );
+    expectReplies(['Computing gives the count. $41$ is a tempting wrong answer.', 'Computing gives the count. A common wrong answer is 41.'], { 41: 'not equal' });
+  });
+
+  it('leaves a value whose words only mention something wrong', () => {
+    expectReplies(
+      [
+        'Computing gives the count. Our guess was wrong, so the total is $40$.',
+        'Computing gives the count. The total is $40$, which is not wrong.',
+        'Computing gives the count. Hence the answer is $40$, the wrong-looking count.',
+        'Computing gives the count. The total is $40$, so the statement about $41$ is false.',
+      ],
+      { 40: 'equal', 41: 'different' },
+    );
+    expectReplies(['Computing gives the count. So the error term is $41$.'], { 41: 'equal' });
+  });
+});

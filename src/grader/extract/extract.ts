@@ -74,9 +74,9 @@ function isAnswerLike(text: string): boolean {
 /**
  * Words before an announcement, in its sentence, that say it is not the
  * reply's own answer: "One might think the answer is 5", "It is tempting to
- * say the answer is 5", "Suppose the answer is 5", "a naive count gives the answer: 5".
+ * say the answer is 5", "Suppose the answer is 5", "a naive count gives the answer: 5", "A common wrong answer is 41".
  */
-const HEDGE_BEFORE = /\b(?:might|may|could|would)\s+(?:\w+\s+)?(?:think|guess|say|expect|assume|believe|conclude|claim)|\b(?:suppose|supposing|assume|assuming)\b|\btempting\b|\bnaive(?:ly)?\b|\bat\s+first\b|\binitially\b|\bmistakenly\b|\bwrongly\b|\bincorrectly\b|\bnot\s+(?:that\s+)?$/i;
+const HEDGE_BEFORE = /\b(?:might|may|could|would)\s+(?:\w+\s+)?(?:think|guess|say|expect|assume|believe|conclude|claim)|\b(?:suppose|supposing|assume|assuming)\b|\btempting\b|\bnaive(?:ly)?\b|\bat\s+first\b|\binitially\b|\bmistakenly\b|\bwrongly\b|\bincorrectly\b|\bnot\s+(?:that\s+)?$|\b(?:wrong|incorrect|false|mistaken|erroneous)\s*$/i;
 
 /**
  * Words after an announcement, in its sentence, that take it back: "the answer is 5, but that misses a case" (not "but
@@ -216,7 +216,8 @@ function unannouncedAnswer(response: string): string | null {
   const afterMath = last.slice(math[math.length - 1]?.end ?? 0);
   const value = STATED_VALUE.exec(afterMath) ?? STATED_VALUE_CJK.exec(afterMath) ?? BOLD_NUMBER_AT_END.exec(afterMath);
   // "the smallest such $n$ is 3.": the math names the answer, the words after it give it.
-  if (value !== null) return (value[1] ?? value[2] ?? '').trim();
+  // "A common wrong answer is 41.": not what a hedged announcement gives, as for math below.
+  if (value !== null) return statedByHedge(last, last.length - afterMath.length + value.index + value[0].search(/[\d*]/)) ? null : (value[1] ?? value[2] ?? '').trim();
   const lastMath = math[math.length - 1];
   // "Assume the answer is $5$. Then we get a contradiction.": what a hedged announcement states is no answer either.
   // Its sentence is read whole: cut at its remark ("…, but I could be wrong; it might be $5$"), a doubt that names

@@ -203,7 +203,7 @@ export function statementAt(response: string, end: number): string | null {
  */
 const REASON_AFTER = new RegExp(
   String.raw`,\s*(?:which|since|because|as|where|that\s+is|i\.\s?e\.)\b[\s\S]*$|\s*\(\s*(?:since|because|(?:and\s+|but\s+)?not(?=\s+[-\d$\\]))\b[^()]*\)\s*$|:\s[\s\S]*$|(?:,|\s+and)\s*not\s+(?=[-\d$\\])[\s\S]*$|` +
-    String.raw`,\s*but\s+${REJECTED_OTHER}[\s\S]*$|,\s*а\s+не\s[\s\S]*$|[,，]\s*不是[\s\S]*$`,
+    String.raw`,\s*(?:but|though|although|while|whereas)\s+${REJECTED_OTHER}[\s\S]*$|,\s*а\s+не\s[\s\S]*$|[,，]\s*不是[\s\S]*$`,
   'i',
 );
 
