@@ -12,6 +12,7 @@
 import { afterReasoning } from './extract/extract.ts';
 import { askedClause, labelledClauses } from './extract/labelled-clauses.ts';
 import { countAndList } from './extract/count-and-list.ts';
+import { askedQuantity, namedQuantities } from './extract/named-quantities.ts';
 import type { GradeContext } from './parse/types.ts';
 
 /** "How many …", "Find the number of …": a question whose answer is a count, so that "no such n" answers 0. */
@@ -41,6 +42,9 @@ export function askedAnswer(extracted: string | null, context: GradeContext | un
     // "There are $3$ such $n$: $1, 2, 5$." read as its list: the count, where the question asks how many (count-and-list.ts).
     const counted = countAndList(final);
     if (counted !== null && asksHowMany(context.question) && squeezed(counted.list) === squeezed(extracted)) return counted.count;
+    // "5 units wide and 3 units tall": the value of the quantity the question names ("the width"), if it names one.
+    const quantities = namedQuantities(extracted);
+    if (quantities !== null) return askedQuantity(quantities, context.question) ?? extracted;
     const clauses = labelledClauses(final);
     if (clauses === null || !clauses.some((clause) => squeezed(clause.value) === squeezed(extracted))) return extracted;
     return askedClause(clauses, context.question)?.value ?? extracted;
