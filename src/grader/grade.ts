@@ -22,6 +22,7 @@ import { otherBaseThanAsked } from './compare/numeral-base.ts';
 import { parseTop } from './parse/parse.ts';
 import { otherReadings, type Reading } from './parse/readings.ts';
 import { printAnswer } from './compare/print.ts';
+import { restatedQuantity } from './extract/restated-quantity.ts';
 import { canonicalWords, type Worded } from './parse/words.ts';
 import { resolveOptions, type Answer, type Grade, type GradeContext, type GradeOptions, type Verdict } from './parse/types.ts';
 
@@ -52,6 +53,8 @@ function toAnswer(worded: Worded): Answer {
 function prepare(raw: string): Prepared {
   const hit = prepared.get(raw);
   if (hit !== undefined) return hit;
+  const restated = restatedPrepared(raw);
+  if (restated !== null) return remember(prepared, raw, restated);
   const cleaned = cleanLatex(raw.length > MAX_PARSED_LENGTH * 4 ? raw.slice(-MAX_PARSED_LENGTH * 4) : raw);
   let answer: Answer;
   let readings: Reading[] = [];
@@ -70,6 +73,17 @@ function prepare(raw: string): Prepared {
   }
   const result: Prepared = { cleaned, answer, readings, domain, printed };
   return remember(prepared, raw, result);
+}
+
+/**
+ * "7 hours, i.e., 420 minutes": the first quantity, with the restatement as a reading a reader accepts, where the two
+ * are one quantity (restated-quantity.ts); null for any other answer, or two quantities that differ.
+ */
+function restatedPrepared(raw: string): Prepared | null {
+  const restated = raw.length > MAX_PARSED_LENGTH ? null : restatedQuantity(cleanLatex(raw));
+  if (restated === null || gradeAnswer(restated.second, restated.first).verdict !== 'equal') return null;
+  const [first, second] = [prepare(restated.first), prepare(restated.second)];
+  return { ...first, readings: [...first.readings, { answer: second.answer, onMatch: 'equal' }, ...second.readings] };
 }
 
 /**

@@ -11,10 +11,16 @@ import type { Segment } from './segments.ts';
 /** A number as a quantity states it: "5", "-3", "2.5", "\frac{1}{2}". */
 const NUMBER = /^\s*-?(?:\d+(?:\.\d+)?|\\[dt]?frac\{\d+\}\{\d+\})\s*$/;
 
-/** Between two numbers: the first one's noun, with a unit or a word before it, and "and" or a comma ("units wide and "). */
-const NOUN_AND = /^\s+(\p{L}+\s+\p{L}{3,}|\p{L}{3,})\s*(?:,\s*(?:and\s+)?|\s+and\s+)$/u;
+/**
+ * Between two numbers: the first one's noun, with a unit or a word before it, and "and" or a comma ("units wide and "),
+ * or words that restate it ("hours, i.e., ", "hours (").
+ */
+const NOUN_AND = /^\s+(\p{L}+\s+\p{L}{3,}|\p{L}{3,})\s*(?:,\s*(?:and\s+)?|\s+and\s+|,?\s*(?:i\.\s?e\.,?|that\s+is,?|or)\s+|\(\s*)$/u;
 
-/** After the last number: its noun, with a unit or a word before it, and the rest of the sentence without another value. */
+/**
+ * After the last number: its noun, with a unit or a word before it, and the rest of the sentence without another value.
+ * "$7$ hours, i.e., $420$ minutes" restates one quantity in another unit: kept whole, restated-quantity.ts reads it.
+ */
 const NOUN_AFTER = /^\s+(\p{L}+\s+\p{L}{3,}|\p{L}{3,})\b[^$\d]*$/u;
 
 /** The sentence from the first of two or more such quantities to its end, as text; null when the paragraph ends otherwise. */

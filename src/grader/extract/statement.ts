@@ -7,6 +7,7 @@
  * list or a table right after the marker gives one answer per item or row.
  */
 import { withoutClosingRemarks } from './remarks.ts';
+import { restatedQuantity } from './restated-quantity.ts';
 import { REJECTED_OTHER } from './denied.ts';
 import { settlingClause } from './settled-value.ts';
 import { exclusionAtEnd } from './exclusion.ts';
@@ -235,7 +236,11 @@ function statementOf(text: string): string | null {
   // the end (a period between digits is a decimal point).
   // "7, which is odd", "12, since …": a reason after the answer is not part of it.
   // "the minimum is $1$, attained at $x = 0$": a remark after the value is no part of it (remarks.ts).
-  const sentence = withoutClosingRemarks(rest.split(/\n|(?<!\b(?:i\.e|e\.g))\.(?=\s|$)|。/)[0] ?? '').replace(/\.$/, '').replace(REASON_AFTER, '');
+  const whole = withoutClosingRemarks(rest.split(/\n|(?<!\b(?:i\.e|e\.g))\.(?=\s|$)|。/)[0] ?? '').replace(/\.$/, '');
+  // "7 hours, that is, 420 minutes", "7 hours (420 minutes)": an answer restated in other units is both, for the grade
+  // to read (restated-quantity.ts); cut at its "that is" or reduced to its first number, a right 420 was different.
+  if (restatedQuantity(whole.replace(/\*\*/g, '')) !== null) return whole.replace(/\*\*/g, '').trim();
+  const sentence = whole.replace(REASON_AFTER, '');
   // "12 (twelve)", "7 (in total)": a remark in words after a number is not part of it.
   const cleaned = sentence.replace(/\*\*/g, '').replace(/(\d)\s*\([\p{L}\s,'-]*\p{L}{2}[\p{L}\s,'-]*\)\s*$/u, '$1').trim();
   // "neither 12 nor 15", "not 7": a number it names is not the answer.

@@ -1,0 +1,29 @@
+/**
+ * An answer restated in other units ("7 hours, i.e., 420 minutes"): equal to either quantity where the two are the same
+ * quantity, different from any other value, and unsure where the restatement does not agree. Every case was written
+ * for this project.
+ */
+import { describe, it } from 'vitest';
+import { expectReplies } from './grader-verdicts.ts';
+
+describe('an answer restated in other units', () => {
+  it('is equal to either quantity, in words or in mathematics', () => {
+    // Graded as text, or as the first number, the right 420 was unsure or different.
+    expectReplies(
+      [
+        'Working it out. The answer is 7 hours, i.e., 420 minutes.',
+        'Working it out. So the trip takes $7$ hours, i.e., $420$ minutes.',
+        'Working it out. The answer is 7 hours (420 minutes).',
+        'Working it out. The answer is 7 hours, that is, 420 minutes.',
+      ],
+      { 420: 'equal', 7: 'equal', 8: 'different', 421: 'different' },
+    );
+    expectReplies(['Working it out. The answer is 2 meters, or 200 cm.'], { 200: 'equal', 2: 'equal', 20: 'different' });
+  });
+
+  it('is never equal where the restatement is another quantity, or no unit is restated', () => {
+    expectReplies(['Working it out. The answer is 7 hours, i.e., 400 minutes.'], { 400: 'not equal', 7: 'not equal' });
+    expectReplies(['Working it out. So she has $5$ apples, i.e., $3$ oranges.'], { 3: 'not equal', 5: 'not equal' });
+    expectReplies(['Working it out. The answer is 3 hours, or 2 km.'], { 2: 'not equal' });
+  });
+});
