@@ -19,6 +19,7 @@ import { joinedUpTo } from './joined-values.ts';
 import { closingCases, conditionFirstCases } from './condition-cases.ts';
 import { closingList } from './closing-list.ts';
 import { ownTurn } from './turns.ts';
+import { withoutStruck } from './struck.ts';
 import { provisoStatement, rangedStatement } from './qualified-statement.ts';
 
 /**
@@ -142,7 +143,8 @@ export function announcedAnswer(response: string): { text: string; end: number }
  */
 export function extractAnswer(response: string): string | null {
   // "… $x = 17$. $\blacksquare$": the mark that closes a proof or a check is no answer (end-mark.ts).
-  const own = withoutEndMark(ownTurn(response));
+  // "The answer is ~~12~~ 14.": what the reply strikes through it takes back (struck.ts).
+  const own = withoutEndMark(withoutStruck(ownTurn(response)));
   const final = withoutEndMark(afterReasoning(own));
   const answer = declaredAnswer(final) ?? unannouncedAnswer(final);
   // A reply that stops at the end of its reasoning has only the reasoning to read.
@@ -313,7 +315,7 @@ const REASONING_ENDS = ['</think>', '<|channel|>final<|message|>'];
  * the user (turns.ts).
  */
 export function afterReasoning(whole: string): string {
-  const text = ownTurn(whole);
+  const text = withoutStruck(ownTurn(whole));
   let cut = -1;
   for (const end of REASONING_ENDS) {
     const at = text.lastIndexOf(end);
