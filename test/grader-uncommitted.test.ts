@@ -75,3 +75,26 @@ describe('a value named as a wrong answer', () => {
     expectReplies(['Computing gives the count. So the error term is $41$.'], { 41: 'equal' });
   });
 });
+
+describe('a value for the other case after the answer', () => {
+  it('makes the answer unsure, never equal to either value', () => {
+    // Reduced to the first value (or, unannounced, the last), the reply's choice between two cases was graded equal.
+    expectReplies(
+      [
+        'We check. Answer: 12 (if rotations count as distinct; otherwise 3).',
+        'We check. Answer: $12$ (if rotations count as distinct; otherwise $3$).',
+        'We check. The answer is $12$, or else $3$ if reflections are identified.',
+        'We check. So the count is $12$ if rotations count as distinct, otherwise $3$.',
+        'We check. So the answer is $\\boxed{12}$ (if rotations count as distinct; otherwise 3).',
+      ],
+      { 12: 'not equal', 3: 'not equal' },
+    );
+  });
+
+  it('keeps an answer whose "otherwise" gives a reason', () => {
+    expectReplies(
+      ['We check. Answer: 12 (otherwise the count would double).', 'We check. The answer is $12$, since otherwise two of the $3$ sides coincide.', 'We check. The answer is 12, as otherwise 3 sides coincide.'],
+      { 12: 'equal', 3: 'different' },
+    );
+  });
+});

@@ -6,7 +6,7 @@
  * statement from the value before is read instead, hedge and all, as an
  * announced one is (statement.ts), so that the grade is unsure.
  */
-import { ALTERNATIVE, statementAt } from './statement.ts';
+import { ALTERNATIVE, OTHERWISE_ANOTHER, statementAt } from './statement.ts';
 import { JOINER } from './joined-values.ts';
 import type { Segment } from './segments.ts';
 import { lastBoxedAnswer, lastBoxEnd } from './boxes.ts';
@@ -28,7 +28,9 @@ export function offeredAlternative(paragraph: string, math: readonly Segment[]):
   }
   // "$x = 2$ or $x = 3$": a plain "or" joins the two into one answer already.
   // "$7$, though $8$ might also work": the words after the offered value say it is offered.
-  if (JOINER.test(gap) || !ALTERNATIVE.test(paragraph.slice(previous.end, lastMath.end + ALTERNATIVE_REACH))) return null;
+  // "$12$ if rotations count as distinct, otherwise $3$": the other case's value is offered as well.
+  const offered = paragraph.slice(previous.end, lastMath.end + ALTERNATIVE_REACH);
+  if (JOINER.test(gap) || ![ALTERNATIVE, OTHERWISE_ANOTHER].some((words) => words.test(offered))) return null;
   return statementAt(paragraph, previous.start);
 }
 
@@ -82,6 +84,8 @@ export function alternativeAfterLastBox(final: string): boolean {
   const after = final.slice(end, end + ALTERNATIVE_REACH);
   // The math that closes around the box ("$\boxed{12}$, or …") is no value offered after it.
   if (ALTERNATIVE.test(after) && OFFERED_NEXT.test(after.replace(/^\s*(?:\$\$?|\\[)\]])/, ''))) return true;
+  // "$\boxed{12}$ (if rotations count as distinct; otherwise $3$)": the value of the other case is offered too.
+  if (OTHERWISE_ANOTHER.test(after)) return true;
   // "$\boxed{12}$.\n\nOr perhaps $13$?": a sentence after the box that offers another value hedges it as well.
   const offered = OFFERED_AFTER_BOX.exec(after)?.[1];
   const squeezed = (tex: string): string => tex.replace(/[\s$]+/g, '');

@@ -35,6 +35,14 @@ const QUALIFIER = /^[\s*]*,?\s*(?:for\s+(?:some|all|every|any|each)|where|with|w
 export const ALTERNATIVE =
   /^(?:[\s(*]*|[^.\n]{0,40}?[,;(]\s*)(?:or(?![\s,]*(?:equivalently|approximately|approx\b|about|roughly|around|nearly|almost|in\s+decimal|as\s+a\s+decimal|\$?\s*\\approx|≈))|perhaps|possibly|maybe|(?:though|although|but)\s+it\s+(?:could|might|may)\s+(?:also\s+)?be|(?:though|although|but)(?=\s+(?:\$[^$\n]{1,40}\$|\d[\d.,]*)\s+(?:also\s+|too\s+)?(?:seems|looks|might|could|may|would|is\s+(?:also|possible|plausible)|remains\s+possible)\b))\b[^.\n]*?(?:\$|\\[([]|\d)/i;
 
+/**
+ * Words after the answer that give another value in the other case: "12 (if rotations count as distinct; otherwise 3)",
+ * "$12$, or else $3$ if …", "$12$; if not, $3$". Reduced to its first value, 12 was graded equal to a reference 12, sure
+ * of it, where the reply left the case to the reader. "since otherwise two of the $3$ sides coincide" gives a reason; "(not … otherwise …)" sets another answer aside.
+ */
+export const OTHERWISE_ANOTHER =
+  /^(?![\s(]*not\b)[^.\n]{0,120}?(?<!\b(?:since|as|because|for|or)\s+)\b(?:otherwise|else|if\s+not)\b\s*,?\s*(?:(?:it|this|that|the\s+\w+(?:\s+\w+)?)\s+(?:is|would\s+be|becomes)\s+)?(?:\$|\\[([]|-?\d)/i;
+
 /** Words after the answer that add another value to it: "; moreover $x = 2$ …", ", and also $x = 2$ works". */
 const ADDS_ANOTHER = /^[\s*]*[,;]\s*(?:moreover|furthermore|additionally|in\s+addition|and\s+also|also)\b[^.\n]*?(?:\$|\\[([]|\d)/i;
 
@@ -127,7 +135,7 @@ function mathStatement(rest: string, segments: readonly Segment[]): string {
   if (excluding !== null) return excluding;
   // "$12$ (or possibly $13$)", "$12$, or perhaps $13$": an alternative the sentence offers is part of what it answers.
   // "$x=1$; moreover $x=2$ is also a solution": another value the sentence adds is part of what it answers.
-  const offersAnother = ALTERNATIVE.test(rest.slice(end, clauseEnd)) || ADDS_ANOTHER.test(rest.slice(end, clauseEnd));
+  const offersAnother = [ALTERNATIVE, ADDS_ANOTHER, OTHERWISE_ANOTHER].some((words) => words.test(rest.slice(end, clauseEnd)));
   // "$a+b=12$, where $a=5$ and $b=7$": a clause about the letters a constant settles is a remark, not a qualifier.
   const qualifies = (QUALIFIER.test(rest.slice(end, end + 40)) || CASE_THEN_ANOTHER.test(rest.slice(end, clauseEnd))) && !settlingClause(segments, end, clauseEnd);
   if ((qualifies || offersAnother) && clauseEnd - end <= QUALIFIER_LENGTH) end = clauseEnd;
@@ -248,6 +256,6 @@ function statementOf(text: string): string | null {
   // "40 (not 41), or perhaps 42", "40; possibly 42": a value the sentence offers after the first hedges it, as after math
   // (mathStatement); reduced to its first number, 40 was graded equal to a reference 40, sure of it.
   const lead = LEADING_NUMBER.exec(cleaned);
-  if (lead !== null && ALTERNATIVE.test(cleaned.slice(lead[0].length))) return cleaned;
+  if (lead !== null && [ALTERNATIVE, OTHERWISE_ANOTHER].some((words) => words.test(whole.slice(lead[0].length)))) return whole.replace(/\*\*/g, '').trim();
   return cleaned === '' ? null : reduceProse(cleaned, 'first');
 }
