@@ -98,3 +98,21 @@ describe('a value for the other case after the answer', () => {
     );
   });
 });
+
+describe('an unannounced answer reopened on a condition', () => {
+  it('is unsure, never equal to the conditional value', () => {
+    // Read as the last math, the conditional 13 was graded equal to a reference 13, sure of it.
+    expectReplies(
+      [
+        'Let me check.\n\nWe conclude $12$. Hmm, but wait: if $n = 0$ is allowed, it is $13$.',
+        'Let me check.\n\nWe conclude $12$. Actually, if we count the empty set, we get $13$.',
+        'Let me check.\n\nWe conclude $12$.\n\nWait, if $n = 0$ were allowed we would get $13$, but it is not.',
+      ],
+      { 12: 'not equal', 13: 'not equal' },
+    );
+  });
+
+  it('is the correction where the reopening sets no condition', () => {
+    expectReplies(['Let me check.\n\nWe conclude $12$. Wait, actually I missed one case: it is $13$.'], { 13: 'equal', 12: 'different' });
+  });
+});

@@ -22,7 +22,7 @@ const REOPENS = /\b(?:wait|actually|hmm+|oops|mistake|error|wrong|incorrect|re-?
 export function reopensAnswer(response: string): boolean {
   const final = afterReasoning(response);
   const end = Math.max(lastBoxEnd(final), announcedAnswer(final)?.end ?? -1);
-  if (end < 0) return false;
+  if (end < 0) return reopensOnCondition(final);
   const after = tailAfter(final, end);
   const reopened = REOPENS.exec(after);
   if (reopened !== null && /\d|\$|\\[(\[]/.test(after.slice(reopened.index))) return true;
@@ -30,6 +30,30 @@ export function reopensAnswer(response: string): boolean {
   // "Yes. For instance, $n = 6$ works, and $n = 10$ works as well.": values after a yes or a no are its examples.
   if (YES_OR_NO.test(answer ?? '')) return false;
   return sentencesOf(after).some((sentence) => addsSolution(sentence.text) && !restates(sentence.text, answer ?? '') && !ranksBelowOrAbove(sentence.text));
+}
+
+/** A sentence that opens on words that reopen what came before: "Hmm, but wait:", "Actually,", "Oops —". */
+const OPENS_REOPENED = /^[\s*_]*(?:(?:but|and|so)\s*,?\s*)?(?:hmm+|wait|actually|oops|on\s+second\s+thought|but\s+wait)\b/i;
+
+/** Words that make what a sentence states hold only in a case: "if $n = 0$ is allowed", "unless …", "assuming …". */
+const ON_CONDITION = /\b(?:if|unless|when|whenever|assuming|provided)\b/i;
+
+/** How much of the end of a reply is read for an answer and the sentence that reopens it. */
+const REOPEN_TAIL = 2000;
+
+/**
+ * Whether an unannounced answer ends on a sentence that reopens the one before it on a condition: "We conclude $12$.
+ * Hmm, but wait: if $n = 0$ is allowed, it is $13$." Read as the last math, the conditional 13 was graded equal to a
+ * reference 13, sure of it; which case the question means only a reader can tell. "Wait, actually it is $13$." (no
+ * condition) corrects the answer, and its value is read as the answer.
+ */
+function reopensOnCondition(final: string): boolean {
+  // The end of the reply, across paragraphs: "We conclude $12$.\n\nWait, if …" reopens it as well.
+  const paragraph = final.trim().slice(-REOPEN_TAIL);
+  const sentences = sentencesOf(paragraph);
+  const last = sentences[sentences.length - 1];
+  if (last === undefined || sentences.length < 2 || !OPENS_REOPENED.test(last.text) || !ON_CONDITION.test(last.text)) return false;
+  return /\d|\$|\\[([]/.test(paragraph.slice(0, last.start)) && /\d|\$|\\[([]/.test(last.text);
 }
 
 /** An answer that is a yes or a no, as a box or an announcement gives it: "\text{Yes}", "**yes**", "yes, for example …". */
