@@ -27,3 +27,12 @@ describe('an answer restated in other units', () => {
     expectReplies(['Working it out. The answer is 3 hours, or 2 km.'], { 2: 'not equal' });
   });
 });
+
+describe('an answer in words restated as a decimal that rounds it', () => {
+  it('is the answer, and an approximation that rounds nothing is no restatement', () => {
+    // Read as a second value, a right 12 of "12, or approximately 12.0" was graded different, sure of it.
+    expectReplies(['We check. The answer is 12, or approximately 12.0.', 'We check. The answer is 12 (about 12.0).'], { 12: 'equal', 13: 'different' });
+    expectReplies(['We check. The answer is 14/3 (about 4.67).', 'We check. The answer is 14/3, or roughly 4.67.'], { '\\frac{14}{3}': 'equal', '\\frac{13}{3}': 'different', 4.67: 'not equal' });
+    expectReplies(['We check. The answer is 12, or about 13.'], { 12: 'not equal', 13: 'not equal' });
+  });
+});

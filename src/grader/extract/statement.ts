@@ -208,7 +208,7 @@ export function statementAt(response: string, end: number): string | null {
 
 /**
  * A reason or remark after an answer, to the end of its sentence: ", which is odd", ", since 3 divides it", "(since
- * 2^3 = 8)", ": plugging in gives …", ", not 15", "(and not 13, a common mistake)", ", but 8 does not work".
+ * 2^3 = 8)", ": plugging in gives …", ", not 15", "(and not 13, a common mistake)", ", but 8 does not work", ".
  */
 const REASON_AFTER = new RegExp(
   String.raw`,\s*(?:which|since|because|as|where|that\s+is|i\.\s?e\.)\b[\s\S]*$|\s*\(\s*(?:since|because|(?:and\s+|but\s+)?not(?=\s+[-\d$\\]))\b[^()]*\)\s*$|:\s[\s\S]*$|(?:,|\s+and)\s*not\s+(?=[-\d$\\])[\s\S]*$|` +
@@ -224,6 +224,22 @@ const BELIEF_ADVERB = /^(?:(?:most|very|quite)\s+)?(?:probably|likely|presumably
  * to, up to where that one starts. Not "not only $6$ but also $7$", which gives both.
  */
 export const CORRECTED_TO = /^not\s+(?!only\b)(?:\$[^$\n]{1,40}\$|\d[\d.,/]*|[^\s.,;$]{1,20})\s*(?:,\s*|;\s*)?(?:but(?:\s+(?:rather|instead))?|(?:it\s+is|it's|rather))\s+(?=[$\\\d(-]|\*\*)/i;
+
+/** "12, or approximately 12.0", "14/3 (about 4.67)": the value again in decimals, after the value it rounds. */
+const APPROXIMATION_AFTER = /\s*(?:,\s*(?:or\s+)?|\(\s*)(?:approximately|approx\.?|about|roughly|around|nearly|≈|~)\s*(-?\d+(?:\.\d+)?)\s*\)?\s*$/i;
+
+/**
+ * `sentence` without an approximation after its leading number that rounds it: read as a second value, a right 12 of
+ * "12, or approximately 12.0" was graded different, sure of it. "12, or about 13" rounds nothing, and stays.
+ */
+function withoutApproximation(sentence: string): string {
+  const approximation = APPROXIMATION_AFTER.exec(sentence);
+  const lead = /^(-?\d+(?:\.\d+)?)(?:\/(\d+))?$/.exec(sentence.slice(0, approximation?.index ?? 0).trim());
+  if (approximation === null || lead === null) return sentence;
+  const value = Number(lead[1]) / Number(lead[2] ?? 1);
+  const rounded = Number(approximation[1]);
+  return Math.abs(value - rounded) <= Math.max(0.01 * Math.abs(value), 0.005) ? sentence.slice(0, approximation.index) : sentence;
+}
 
 /** A number that opens a statement in words: "40", "-3.5", "1,024", "2/3", "25%". */
 const LEADING_NUMBER = /^-?\d[\d,]*(?:\.\d+)?(?:\/\d+)?%?(?![\d.,]*\d)/;
@@ -248,7 +264,7 @@ function statementOf(text: string): string | null {
   // "7 hours, that is, 420 minutes", "7 hours (420 minutes)": an answer restated in other units is both, for the grade
   // to read (restated-quantity.ts); cut at its "that is" or reduced to its first number, a right 420 was different.
   if (restatedQuantity(whole.replace(/\*\*/g, '')) !== null) return whole.replace(/\*\*/g, '').trim();
-  const sentence = whole.replace(REASON_AFTER, '');
+  const sentence = withoutApproximation(whole.replace(REASON_AFTER, ''));
   // "12 (twelve)", "7 (in total)": a remark in words after a number is not part of it.
   const cleaned = sentence.replace(/\*\*/g, '').replace(/(\d)\s*\([\p{L}\s,'-]*\p{L}{2}[\p{L}\s,'-]*\)\s*$/u, '$1').trim();
   // "neither 12 nor 15", "not 7": a number it names is not the answer.
