@@ -43,4 +43,11 @@ describe('a last sentence naming several quantities', () => {
     expect(verdict('Working it out. The sides are $5$ cm and $3$ cm long.', '3')).not.toBe('unsure');
     expect(verdict('So she has $5$ apples and $3$ oranges, so $8$ fruits in total.', '8', 'How many fruits does she have?')).toBe('equal');
   });
+
+  it('is one measure where its quantities are in units of one dimension', () => {
+    // Read as two quantities, "How many hours" took the 12 of "12 hours and 30 minutes", equal to a reference 12.
+    const trip = 'Working it out. The trip takes $12$ hours and $30$ minutes.';
+    for (const gold of ['12', '30']) expect(verdict(trip, gold, 'How many hours does the trip take?')).not.toBe('equal');
+    expect(verdict('Working it out. He is $5$ feet and $3$ inches tall.', '5', 'How many feet tall is he?')).not.toBe('equal');
+  });
 });

@@ -6,6 +6,8 @@
  * where the width was asked, sure of it.
  */
 import { askingSentence } from './labelled-clauses.ts';
+import { unitScale } from '../math/unit-table.ts';
+import { canonicalUnit } from '../math/units.ts';
 
 /** One quantity: its value and the words that follow it. */
 export interface NamedQuantity {
@@ -25,7 +27,23 @@ export function namedQuantities(answer: string): NamedQuantity[] | null {
   const text = answer.replace(/[.!]\s*$/, '').trim();
   if (text.length > 200 || !QUANTITIES.test(text)) return null;
   const found = [...text.matchAll(EACH)].map((m) => ({ value: m[1] ?? '', words: (m[2] ?? '').toLowerCase().split(/\s+/) }));
-  return found.length >= 2 ? found : null;
+  return found.length >= 2 && !oneMeasure(found) ? found : null;
+}
+
+/**
+ * Whether two of the quantities are in different units of one dimension: "12 hours and 30 minutes", "5 feet and 3 inches" are one
+ * length of time or of space, whose parts answer no question: read as two, "How many hours" took 12, graded equal to a
+ * reference 12 where the trip took 12.5 hours.
+ */
+function oneMeasure(quantities: readonly NamedQuantity[]): boolean {
+  // "4 cm long, 3 cm wide and 2 cm high" names three lengths in one unit: three measures, not one.
+  const units = new Map<string, Set<string>>();
+  for (const quantity of quantities) {
+    const unit = quantity.words[0] ?? '';
+    const dimension = unitScale(unit)?.dimension;
+    if (dimension !== undefined) units.set(dimension, (units.get(dimension) ?? new Set()).add(canonicalUnit(unit)));
+  }
+  return [...units.values()].some((named) => named.size > 1);
 }
 
 /** Adjectives of measure and the nouns a question names them by: "wide" answers "the width". */
