@@ -116,3 +116,30 @@ describe('an unannounced answer reopened on a condition', () => {
     expectReplies(['Let me check.\n\nWe conclude $12$. Wait, actually I missed one case: it is $13$.'], { 13: 'equal', 12: 'different' });
   });
 });
+
+describe('another value offered after the answer', () => {
+  it('reopens the answer: under another reading of the problem, as possible too, or on realising a miscount', () => {
+    // Read past, the box or the announcement before each was graded equal to a reference 12, sure of it.
+    expectReplies(
+      [
+        'We work.\n\n$$\\boxed{12}$$\n\nNote: if the problem meant ordered pairs, the answer would be $24$.',
+        'We work.\n\nThe answer is $12$. If the balls are distinguishable, the count becomes 24.',
+        "We work.\n\nThe answer is $12$. I'm fairly confident, though $13$ is possible.",
+        'We work.\n\nThe answer is $\\boxed{12}$. But 13 could also be correct.',
+        'We work.\n\nThe answer is 12. But I realize this counts each pair twice, so it is 6.',
+      ],
+      { 12: 'not equal', 13: 'not equal', 24: 'not equal' },
+    );
+  });
+
+  it('leaves an answer whose later sentences check it or restate it', () => {
+    expectReplies(
+      [
+        'We work.\n\nThe answer is $\\boxed{12}$. Though $12$ seems large, it is right.',
+        'We work.\n\nThe answer is $\\boxed{12}$. If we had $n = 3$, the sum would be $9$.',
+        'We work.\n\nThe answer is $\\boxed{12}$. If order matters, the answer would still be $12$.',
+      ],
+      { 12: 'equal', 13: 'different' },
+    );
+  });
+});

@@ -106,3 +106,24 @@ const OFFERED_NEXT =
 
 /** How far after a box its alternative is looked for: the rest of its sentence. */
 const ALTERNATIVE_REACH = 200;
+
+/**
+ * A sentence after the answer that offers another value as the answer under another reading of the problem ("Note: if
+ * the problem meant ordered pairs, the answer would be $24$.") or as possible as well ("I'm fairly confident, though
+ * $13$ is possible."). Read past, the answer before it was graded equal to its reference, sure of it, where the reply
+ * left the choice between the two to the reader. "If we had $n = 3$, the sum would be $9$" (a check) and "Though $12$
+ * seems large, it is right" offer no other answer.
+ */
+export function offersOtherValue(sentence: string, answer: string): boolean {
+  const offered = OTHER_READING.exec(sentence)?.[1] ?? POSSIBLE_OTHER.exec(sentence)?.[1];
+  const squeezed = (tex: string): string => tex.replace(/[\s$]+/g, '').replace(/^[a-zA-Z]=/, '');
+  return offered !== undefined && squeezed(offered) !== squeezed(answer);
+}
+
+/** "if the problem meant …", "if order matters", "if the balls are distinguishable", then the value that reading gives. */
+const OTHER_READING =
+  /\bif\s+(?:the\s+(?:problem|question)\s+(?:meant|means|intends?|intended|asks?|asked|wants?|wanted)|order\s+(?:matters|mattered|does\s*n[o']t\s+matter)|(?:\w+\s+){1,3}(?:are|is|were|was)\s+(?:considered|counted|treated|regarded|distinguishable|indistinguishable|identical|distinct|allowed))\b[^.\n]{0,80}?\b(?:would|will|becomes?|is)\b[^.\n$\d]{0,30}(\$[^$\n]{1,40}\$|\d[\d.,/]*)/i;
+
+/** "though $13$ is possible", "but 13 could also be correct": another value the reply grants may be the answer. */
+const POSSIBLE_OTHER =
+  /\b(?:though|although|but|however)\b[^.\n$\d]{0,30}?(\$[^$\n]{1,40}\$|\b\d[\d.,/]*)\s+(?:is|seems|looks|might|could|may)\s+(?:also\s+)?(?:be\s+)?(?:possible|plausible|correct|right|valid|the\s+(?:right\s+|correct\s+)?answer)\b/i;

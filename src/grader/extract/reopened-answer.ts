@@ -11,9 +11,14 @@ import { lastBoxedAnswer, lastBoxEnd } from './boxes.ts';
 import { afterReasoning, announcedAnswer } from './extract.ts';
 import { addsSolution, ANOTHER, restates, tailAfter } from './after-answer.ts';
 import { sentencesOf } from './segments.ts';
+import { offersOtherValue } from './offered-alternative.ts';
 
-/** Words that reopen an answer already given: "Wait, I made an error", "Actually, we missed two cases", "Hmm, let me recheck". */
-const REOPENS = /\b(?:wait|actually|hmm+|oops|mistake|error|wrong|incorrect|re-?check|reconsider|correction|on\s+second\s+thought)\b/i;
+/**
+ * Words that reopen an answer already given: "Wait, I made an error", "Actually, we missed two cases", "Hmm, let me
+ * recheck", "But I realize this counts each pair twice, so it is 6".
+ */
+const REOPENS =
+  /\b(?:wait|actually|hmm+|oops|mistake|error|wrong|incorrect|re-?check|reconsider|correction|on\s+second\s+thought|realiz(?:e|ed)|miscount(?:ed)?|overcount(?:ed|s)?|double[-\s]count(?:ed|s)?|overlooked|forgot)\b/i;
 
 /**
  * Whether a response reopens its answer, or adds another, after giving it: after its last box or announcement,
@@ -29,7 +34,9 @@ export function reopensAnswer(response: string): boolean {
   const answer = lastBoxEnd(final) === end ? lastBoxedAnswer(final) : announcedAnswer(final)?.text;
   // "Yes. For instance, $n = 6$ works, and $n = 10$ works as well.": values after a yes or a no are its examples.
   if (YES_OR_NO.test(answer ?? '')) return false;
-  return sentencesOf(after).some((sentence) => addsSolution(sentence.text) && !restates(sentence.text, answer ?? '') && !ranksBelowOrAbove(sentence.text));
+  // "Note: if the problem meant ordered pairs, the answer would be $24$.": another value offered for the answer.
+  const offers = (sentence: string): boolean => offersOtherValue(sentence, answer ?? '') || (addsSolution(sentence) && !restates(sentence, answer ?? '') && !ranksBelowOrAbove(sentence));
+  return sentencesOf(after).some((sentence) => offers(sentence.text));
 }
 
 /** A sentence that opens on words that reopen what came before: "Hmm, but wait:", "Actually,", "Oops —". */
