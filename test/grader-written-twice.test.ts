@@ -1,0 +1,18 @@
+/**
+ * An answer written twice in one statement: a number in words with its digits ("twelve (12)"), and a value after the
+ * reason that bounds it ("…, but since $x > 0$, $x = 12$"). Each is the one value, never a text or a list graded
+ * different from it. Every case was written for this project.
+ */
+import { describe, expect, it } from 'vitest';
+import { expectReplies, verdictOf } from './grader-verdicts.ts';
+
+describe('a number in words with its digits', () => {
+  it('is that number where the two agree, and two numbers where they do not', () => {
+    // Read as text, the right 12 of "twelve (12)" was graded different, sure of it.
+    expect(verdictOf('twelve (12)', '12')).toBe('equal');
+    expect(verdictOf('12 (twelve)', '12')).toBe('equal');
+    expect(verdictOf('twelve (13)', '13')).not.toBe('equal');
+    expect(verdictOf('twelve (13)', '12')).not.toBe('equal');
+    expectReplies(['We work through it.\n\nThe answer is twelve (12).'], { 12: 'equal', 13: 'different' });
+  });
+});
