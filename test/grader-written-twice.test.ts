@@ -16,3 +16,11 @@ describe('a number in words with its digits', () => {
     expectReplies(['We work through it.\n\nThe answer is twelve (12).'], { 12: 'equal', 13: 'different' });
   });
 });
+
+describe('a value after the reason that selects it', () => {
+  it('is the value, without the bound the reason states', () => {
+    // Joined to the bound, "x > 0, x = 12" was graded different from the right 12, sure of it.
+    expectReplies(['We work through it.\n\nThus $x = 12$ or $x = -12$, but since $x > 0$, $x = 12$.'], { 12: 'equal', '-12': 'different' });
+    expectReplies(['We work through it.\n\nThe solutions are $x = 1$, $x = 2$ and $x = 3$.'], { '1, 2, 3': 'equal', 3: 'different' });
+  });
+});
