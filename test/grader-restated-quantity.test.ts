@@ -36,3 +36,13 @@ describe('an answer in words restated as a decimal that rounds it', () => {
     expectReplies(['We check. The answer is 12, or about 13.'], { 12: 'not equal', 13: 'not equal' });
   });
 });
+
+describe('a box restated in other units after it', () => {
+  it('is equal to either quantity, and unsure where the restatement disagrees', () => {
+    // Read as the box alone, the right 180 or 420 was graded different, sure of it.
+    expectReplies(['We work.\n\nThe answer is $\\boxed{3}$ hours, which is $180$ minutes.'], { 180: 'equal', 3: 'equal', 181: 'different' });
+    expectReplies(['We work.\n\nSo the trip takes $\\boxed{7 \\text{ hours}}$, i.e., 420 minutes.'], { 420: 'equal', 7: 'equal', 8: 'different' });
+    expectReplies(['We work.\n\nSo the trip takes $\\boxed{7 \\text{ hours}}$, i.e., 400 minutes.'], { 400: 'not equal', 7: 'not equal' });
+    expectReplies(['We work.\n\nSo the answer is $\\boxed{7}$, which is prime.', 'We work.\n\nSo the answer is $\\boxed{7}$ (since $3 + 4 = 7$).'], { 7: 'equal', 4: 'different' });
+  });
+});

@@ -20,6 +20,7 @@ import { closingCases, conditionFirstCases } from './condition-cases.ts';
 import { closingList } from './closing-list.ts';
 import { ownTurn } from './turns.ts';
 import { withoutStruck } from './struck.ts';
+import { boxRestated } from './restated-quantity.ts';
 import { provisoStatement, rangedStatement } from './qualified-statement.ts';
 
 /**
@@ -163,7 +164,9 @@ export function declaredAnswer(response: string): string | null {
   // answer is not 7" or "... is different" do not).
   if (boxed !== null && boxed !== '') {
     const mathematical = announced !== null && /\d|\\[a-zA-Z]|^\(?[A-J]\)?$/.test(announced.text) && isAnswerLike(announced.text);
-    return mathematical && announced.end > lastBoxEnd(response) ? announced.text : boxed;
+    if (mathematical && announced.end > lastBoxEnd(response)) return announced.text;
+    // "$\boxed{3}$ hours, which is $180$ minutes": the box and its restatement in other units (restated-quantity.ts).
+    return boxRestated(response, lastBoxEnd(response), boxed) ?? boxed;
   }
   if (announced !== null) return announced.text;
   const choice = CHOICE_AT_END.exec(response.trimEnd().slice(-40));

@@ -28,3 +28,20 @@ export function restatedQuantity(answer: string): { first: string; second: strin
   const [a, b] = [knownQuantity(first), knownQuantity(second)];
   return a !== null && b !== null && a.dimension === b.dimension ? { first, second } : null;
 }
+
+/**
+ * The last box with the restatement the words after it give: "$\boxed{3}$ hours, which is $180$ minutes", "$\boxed{7
+ * \text{ hours}}$, i.e., 420 minutes" are "3 hours, which is 180 minutes" and "7 \text{ hours}, i.e., 420 minutes".
+ * Read as the box alone, the right 180 or 420 was graded different, sure of it. Null where the words after the box, to
+ * the end of its sentence, restate nothing.
+ */
+export function boxRestated(text: string, boxEnd: number, boxed: string): string | null {
+  const after = text.slice(boxEnd, boxEnd + RESTATEMENT_REACH).replace(/^\s*(?:\$\$?|\\[)\]])/, '');
+  const sentence = (after.split(/\n|(?<!\b(?:i\.e|e\.g))\.(?=\s|$)/)[0] ?? '').replace(/\$|\\[()]/g, '').trim();
+  if (sentence === '' || !/^(?:\p{L}+\s*)?[,(]/u.test(sentence)) return null;
+  const candidate = `${boxed} ${sentence}`.replace(/\s+(?=[,)])/g, '');
+  return restatedQuantity(candidate) === null ? null : candidate;
+}
+
+/** How far after a box its restatement is read: the rest of a short sentence. */
+const RESTATEMENT_REACH = 200;
