@@ -143,3 +143,14 @@ describe('another value offered after the answer', () => {
     );
   });
 });
+
+describe('a value stated as a bound', () => {
+  it('is never equal to the bound', () => {
+    // Reduced to its number, "12 or more" was graded equal to a reference 12, sure of it.
+    expectReplies(['We work.\n\nThe answer: 12 or more.', 'We work.\n\nThe answer is $12$ or fewer.', 'We work.\n\nThe answer is 12+.', 'We work.\n\nThe answer is 12 or so.'], { 12: 'not equal' });
+  });
+
+  it('leaves a sum and a restatement that only read like one', () => {
+    expectReplies(['We work.\n\nThe answer is $12 + 5 = 17$.', 'We work.\n\nThe answer is -2 + 19 = 17.'], { 17: 'equal', 12: 'different' });
+  });
+});

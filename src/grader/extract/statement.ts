@@ -40,6 +40,12 @@ export const ALTERNATIVE =
  * "$12$, or else $3$ if …", "$12$; if not, $3$". Reduced to its first value, 12 was graded equal to a reference 12, sure
  * of it, where the reply left the case to the reader. "since otherwise two of the $3$ sides coincide" gives a reason; "(not … otherwise …)" sets another answer aside.
  */
+/**
+ * Words after a value that make it a bound: "12 or more", "$12$ or fewer", "12 or so", "12+". Reduced to its number,
+ * "The answer: 12 or more." was graded equal to a reference 12, sure of it.
+ */
+export const BOUND_AFTER = /^(?:\+(?=\s*(?:$|[.,;:!)]))|\s*or\s+(?:(?:more|less)(?!\s+(?:precisely|exactly|simply|accurately|formally|concisely|compactly|explicitly|generally))|fewer|greater|higher|lower|larger|smaller|above|below|so|thereabouts)\b|\s*(?:and|or)\s+(?:up|above|over|beyond)\b)/i;
+
 export const OTHERWISE_ANOTHER =
   /^(?![\s(]*not\b)[^.\n]{0,120}?(?<!\b(?:since|as|because|for|or)\s+)\b(?:otherwise|else|if\s+not)\b\s*,?\s*(?:(?:it|this|that|the\s+\w+(?:\s+\w+)?)\s+(?:is|would\s+be|becomes)\s+)?(?:\$|\\[([]|-?\d)/i;
 
@@ -135,7 +141,7 @@ function mathStatement(rest: string, segments: readonly Segment[]): string {
   if (excluding !== null) return excluding;
   // "$12$ (or possibly $13$)", "$12$, or perhaps $13$": an alternative the sentence offers is part of what it answers.
   // "$x=1$; moreover $x=2$ is also a solution": another value the sentence adds is part of what it answers.
-  const offersAnother = [ALTERNATIVE, ADDS_ANOTHER, OTHERWISE_ANOTHER].some((words) => words.test(rest.slice(end, clauseEnd)));
+  const offersAnother = [ALTERNATIVE, ADDS_ANOTHER, OTHERWISE_ANOTHER, BOUND_AFTER].some((words) => words.test(rest.slice(end, clauseEnd)));
   // "$a+b=12$, where $a=5$ and $b=7$": a clause about the letters a constant settles is a remark, not a qualifier.
   const qualifies = (QUALIFIER.test(rest.slice(end, end + 40)) || CASE_THEN_ANOTHER.test(rest.slice(end, clauseEnd))) && !settlingClause(segments, end, clauseEnd);
   if ((qualifies || offersAnother) && clauseEnd - end <= QUALIFIER_LENGTH) end = clauseEnd;
@@ -272,6 +278,6 @@ function statementOf(text: string): string | null {
   // "40 (not 41), or perhaps 42", "40; possibly 42": a value the sentence offers after the first hedges it, as after math
   // (mathStatement); reduced to its first number, 40 was graded equal to a reference 40, sure of it.
   const lead = LEADING_NUMBER.exec(cleaned);
-  if (lead !== null && [ALTERNATIVE, OTHERWISE_ANOTHER].some((words) => words.test(whole.slice(lead[0].length)))) return whole.replace(/\*\*/g, '').trim();
+  if (lead !== null && [ALTERNATIVE, OTHERWISE_ANOTHER, BOUND_AFTER].some((words) => words.test(whole.slice(lead[0].length)))) return whole.replace(/\*\*/g, '').trim();
   return cleaned === '' ? null : reduceProse(cleaned, 'first');
 }
