@@ -46,3 +46,11 @@ describe('a box restated in other units after it', () => {
     expectReplies(['We work.\n\nSo the answer is $\\boxed{7}$, which is prime.', 'We work.\n\nSo the answer is $\\boxed{7}$ (since $3 + 4 = 7$).'], { 7: 'equal', 4: 'different' });
   });
 });
+
+describe('a box restated in another notation after it', () => {
+  it('is the box, not a hedge between two values', () => {
+    // Read as an alternative offered after the box, the right 1/2 of "$\boxed{\frac{1}{2}}$, or $50\%$" was unsure.
+    expectReplies(['We work through it.\n\nSo the answer is $\\boxed{\\frac{1}{2}}$, or $50\\%$.'], { '\\frac{1}{2}': 'equal', '\\frac{1}{3}': 'different' });
+    expectReplies(['We work through it.\n\nSo the answer is $\\boxed{\\frac{1}{2}}$, or perhaps $\\frac{1}{3}$.'], { '\\frac{1}{2}': 'not equal', '\\frac{1}{3}': 'not equal' });
+  });
+});

@@ -145,7 +145,7 @@ function inContext(verdict: Verdict, g: Prepared, p: Prepared, options: GradeOpt
   const final = context?.response === undefined ? '' : afterReasoning(context.response);
   if (endsInOpenBox(final) || lastBoxInsideValue(final)) return 'unsure';
   // "$\boxed{12}$, or perhaps $13$": a hedge between the box and another value (offered-alternative.ts).
-  if (alternativeAfterLastBox(final)) return 'unsure';
+  if (alternativeAfterLastBox(final, (offered, box) => gradeAnswer(offered, box, options).verdict === 'equal')) return 'unsure';
   // "So $\boxed{12}$. Wait, I made an error: the count is 14.": the answer given is not the last word.
   if (context?.response !== undefined && reopensAnswer(context.response)) return 'unsure';
   const asked = context?.question === undefined ? null : askedForm(context.question);

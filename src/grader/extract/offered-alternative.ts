@@ -8,7 +8,7 @@
  */
 import { ALTERNATIVE, OTHERWISE_ANOTHER, statementAt } from './statement.ts';
 import { JOINER } from './joined-values.ts';
-import type { Segment } from './segments.ts';
+import { mathSegments, numbers, type Segment } from './segments.ts';
 import { lastBoxedAnswer, lastBoxEnd } from './boxes.ts';
 
 /** The statement from the math before the last of `paragraph` when the last is offered as its alternative, else null. */
@@ -74,16 +74,24 @@ function valueStated(tex: string): string {
 const ALTERNATIVE_SENTENCE = /^[^\n$]{0,60}?[.!?]\s+(?:alternatively|or\s+(?:perhaps|maybe|possibly|else)|perhaps|maybe|possibly)\b[^.\n$]{0,40}$/i;
 
 /**
- * Whether the last box of `final` is followed, in its sentence, by another value it offers: "$\boxed{12}$, or perhaps
+ * Whether the last box of `final` is followed, in its sentence, by another value it offers (one that `sameValue` finds
+ * the box's own is a restatement): "$\boxed{12}$, or perhaps
  * $13$", "\boxed{12} (or possibly 13)", "$\boxed{12}$, though it could be $13$". The box is then one of two candidate
  * answers and the reply hedges between them: read alone, the box's 12 was graded equal to a reference 12, sure of it.
  */
-export function alternativeAfterLastBox(final: string): boolean {
+export function alternativeAfterLastBox(final: string, sameValue: (a: string, b: string) => boolean = () => false): boolean {
   const end = lastBoxEnd(final);
   if (end < 0) return false;
   const after = final.slice(end, end + ALTERNATIVE_REACH);
   // The math that closes around the box ("$\boxed{12}$, or …") is no value offered after it.
-  if (ALTERNATIVE.test(after) && OFFERED_NEXT.test(after.replace(/^\s*(?:\$\$?|\\[)\]])/, ''))) return true;
+  const opened = after.replace(/^\s*(?:\$\$?|\\[)\]])/, '');
+  // "$\boxed{\frac{1}{2}}$, or $50\%$": the box again in another notation restates it; read as an alternative, the
+  // right 1/2 was graded unsure.
+  const restated = (): boolean => {
+    const next = mathSegments(opened)[0]?.text ?? numbers(opened)[0]?.text;
+    return next !== undefined && sameValue(next, lastBoxedAnswer(final) ?? '');
+  };
+  if (ALTERNATIVE.test(after) && OFFERED_NEXT.test(opened) && !restated()) return true;
   // "$\boxed{12}$ (if rotations count as distinct; otherwise $3$)": the value of the other case is offered too.
   if (OTHERWISE_ANOTHER.test(after)) return true;
   // "$\boxed{12}$.\n\nOr perhaps $13$?": a sentence after the box that offers another value hedges it as well.
@@ -127,3 +135,4 @@ const OTHER_READING =
 /** "though $13$ is possible", "but 13 could also be correct": another value the reply grants may be the answer. */
 const POSSIBLE_OTHER =
   /\b(?:though|although|but|however)\b[^.\n$\d]{0,30}?(\$[^$\n]{1,40}\$|\b\d[\d.,/]*)\s+(?:is|seems|looks|might|could|may)\s+(?:also\s+)?(?:be\s+)?(?:possible|plausible|correct|right|valid|the\s+(?:right\s+|correct\s+)?answer)\b/i;
+
