@@ -154,3 +154,14 @@ describe('a value stated as a bound', () => {
     expectReplies(['We work.\n\nThe answer is $12 + 5 = 17$.', 'We work.\n\nThe answer is -2 + 19 = 17.'], { 17: 'equal', 12: 'different' });
   });
 });
+
+describe('a doubt after the answer that names another value', () => {
+  it('reopens the answer', () => {
+    // Read past, the box was graded equal to a reference 12, sure of it.
+    expectReplies(["We work.\n\nTherefore, the answer is $\\boxed{12}$.\n\nHowever, I'm unsure whether $13$ should be counted."], { 12: 'not equal', 13: 'not equal' });
+  });
+
+  it('leaves a doubt that names no other value', () => {
+    expectReplies(["We work.\n\nTherefore, the answer is $\\boxed{12}$.\n\nI'm not sure whether the problem intends this, but $12$ it is."], { 12: 'equal', 13: 'different' });
+  });
+});

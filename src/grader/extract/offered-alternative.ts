@@ -118,12 +118,12 @@ const ALTERNATIVE_REACH = 200;
 /**
  * A sentence after the answer that offers another value as the answer under another reading of the problem ("Note: if
  * the problem meant ordered pairs, the answer would be $24$.") or as possible as well ("I'm fairly confident, though
- * $13$ is possible."). Read past, the answer before it was graded equal to its reference, sure of it, where the reply
+ * $13$ is possible.", "However, I'm unsure whether $13$ should be counted."). Read past, the answer before it was graded equal to its reference, sure of it, where the reply
  * left the choice between the two to the reader. "If we had $n = 3$, the sum would be $9$" (a check) and "Though $12$
  * seems large, it is right" offer no other answer.
  */
 export function offersOtherValue(sentence: string, answer: string): boolean {
-  const offered = OTHER_READING.exec(sentence)?.[1] ?? POSSIBLE_OTHER.exec(sentence)?.[1];
+  const offered = OTHER_READING.exec(sentence)?.[1] ?? POSSIBLE_OTHER.exec(sentence)?.[1] ?? DOUBTED_OTHER.exec(sentence)?.[1];
   const squeezed = (tex: string): string => tex.replace(/[\s$]+/g, '').replace(/^[a-zA-Z]=/, '');
   return offered !== undefined && squeezed(offered) !== squeezed(answer);
 }
@@ -136,3 +136,6 @@ const OTHER_READING =
 const POSSIBLE_OTHER =
   /\b(?:though|although|but|however)\b[^.\n$\d]{0,30}?(\$[^$\n]{1,40}\$|\b\d[\d.,/]*)\s+(?:is|seems|looks|might|could|may)\s+(?:also\s+)?(?:be\s+)?(?:possible|plausible|correct|right|valid|the\s+(?:right\s+|correct\s+)?answer)\b/i;
 
+/** "I'm unsure whether $13$ should be counted", "not sure if 13 is included": a doubt that names another value. */
+const DOUBTED_OTHER =
+  /\b(?:unsure|not\s+(?:entirely\s+|completely\s+)?(?:sure|certain)|uncertain|doubtful)\s+(?:whether|if|about)\b[^.\n$\d]{0,30}?(\$[^$\n]{1,40}\$|\b\d[\d.,/]*)/i;
