@@ -51,3 +51,20 @@ describe('a last sentence naming several quantities', () => {
     expect(verdict('Working it out. He is $5$ feet and $3$ inches tall.', '5', 'How many feet tall is he?')).not.toBe('equal');
   });
 });
+
+describe('values each under a letter of its own', () => {
+  it('are graded by the letter the question asks for', () => {
+    // Read whole, "x = 5, y = 3" was graded different from the right 5 where the question asked for $x$, sure of it.
+    const reply = 'We work.\n\nSo $x = 5$ and $y = 3$.';
+    expect(verdict(reply, '5', 'Find $x$.')).toBe('equal');
+    expect(verdict(reply, '3', 'Find $x$.')).toBe('different');
+    expect(verdict(reply, '3', 'Given that $x + y = 8$, what is $y$?')).toBe('equal');
+  });
+
+  it('stay whole where the question asks for neither, both, or counts the letter', () => {
+    const reply = 'We work.\n\nSo $x = 5$ and $y = 3$.';
+    for (const question of ['Find $x + y$.', 'How many integers $x$ satisfy it?']) for (const gold of ['5', '3']) expect(verdict(reply, gold, question)).not.toBe('equal');
+    expect(verdict('We work.\n\nSo $x = 1$ and $x = 2$.', '1', 'Find $x$.')).not.toBe('equal');
+    expect(verdict('We work.\n\nSo $x = 1$ and $x = 2$.', '1, 2', 'Find all $x$.')).toBe('equal');
+  });
+});
