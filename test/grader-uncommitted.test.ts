@@ -165,3 +165,14 @@ describe('a doubt after the answer that names another value', () => {
     expectReplies(["We work.\n\nTherefore, the answer is $\\boxed{12}$.\n\nI'm not sure whether the problem intends this, but $12$ it is."], { 12: 'equal', 13: 'different' });
   });
 });
+
+describe('a hedge set off by a dash', () => {
+  it('makes the answer unsure, as after a comma', () => {
+    // Without the dash among the separators, 12 of "$12$ — or $13$ if we include zero" was graded equal to 12, sure of it.
+    expectReplies(
+      ['We work.\n\nThe answer is $12$ — or $13$ if we include zero.', 'We work.\n\nThe answer is $12$ – or perhaps $13$.', 'We work.\n\nThe answer is 12 — or 13 if we include zero.', 'We work.\n\nThus $\\boxed{12}$ — or $13$ if we include zero.'],
+      { 12: 'not equal', 13: 'not equal' },
+    );
+    expectReplies(['We work.\n\nThe answer is $12$ — exactly as the $3 \\cdot 4$ grid suggests.', 'We work.\n\nThe answer is $12$ — or, equivalently, $\\frac{24}{2}$.'], { 12: 'equal', 13: 'different' });
+  });
+});

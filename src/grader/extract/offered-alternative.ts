@@ -110,7 +110,7 @@ const OFFERED_AFTER_BOX = /^[^\n]{0,10}?(?:[.!?]\s+|\n\s*)(?:alternatively|or\s+
  * paragraph's "Perhaps surprisingly, … $4$" for a second answer: a right box graded unsure.
  */
 const OFFERED_NEXT =
-  /^(?:[ \t(*]*|[^.\n]{0,40}?[,;(][ \t]*)(?:or[ \t]+(?:else[ \t]+)?|(?:though|although|but)[ \t]+(?:it[ \t]+(?:could|might|may)[ \t]+(?:also[ \t]+)?be[ \t]+)?)?(?:(?:perhaps|possibly|maybe)[ \t]+)?(?:(?:even|also|just|instead|rather)[ \t]+)?(?:\$|\\[([]|\\boxed|-?\d)/i;
+  /^(?:[ \t(*—–]*|[^.\n]{0,40}?[,;(—–][ \t]*)(?:or[ \t]+(?:else[ \t]+)?|(?:though|although|but)[ \t]+(?:it[ \t]+(?:could|might|may)[ \t]+(?:also[ \t]+)?be[ \t]+)?)?(?:(?:perhaps|possibly|maybe)[ \t]+)?(?:(?:even|also|just|instead|rather)[ \t]+)?(?:\$|\\[([]|\\boxed|-?\d)/i;
 
 /** How far after a box its alternative is looked for: the rest of its sentence. */
 const ALTERNATIVE_REACH = 200;
