@@ -54,3 +54,19 @@ describe('a box restated in another notation after it', () => {
     expectReplies(['We work through it.\n\nSo the answer is $\\boxed{\\frac{1}{2}}$, or perhaps $\\frac{1}{3}$.'], { '\\frac{1}{2}': 'not equal', '\\frac{1}{3}': 'not equal' });
   });
 });
+
+describe('an answer restated as another value right after it', () => {
+  it('is unsure: the reply contradicts itself', () => {
+    // Read past, "$\frac{1}{4}$, which is $20\%$" was graded equal to a reference 1/4, sure of it.
+    expectReplies(['We work.\n\nThe answer is $\\frac{1}{4}$, which is $20\\%$.'], { '\\frac{1}{4}': 'not equal', '\\frac{1}{5}': 'not equal' });
+    expectReplies(['We work.\n\nThus $\\boxed{12}$ (i.e., $13$).'], { 12: 'not equal', 13: 'not equal' });
+  });
+
+  it('stays equal where the restatement is the same value, or no value', () => {
+    expectReplies(['We work.\n\nThe answer is $\\frac{1}{4}$, which is $25\\%$.'], { '\\frac{1}{4}': 'equal', '\\frac{1}{5}': 'different' });
+    expectReplies(
+      ['We work.\n\nThus $\\boxed{12}$ (i.e., $2^2 \\cdot 3$).', 'We work.\n\nThe answer is $12$, which is prime.', 'We work.\n\nThe answer is $12$, which is $3$ more than before.', 'We work.\n\nThus $\\boxed{12}$, that is, $n$.'],
+      { 12: 'equal', 13: 'different' },
+    );
+  });
+});

@@ -10,6 +10,7 @@ import { AnswerComparer, textKey } from './compare/compare.ts';
 import { endsInOpenBox, lastBoxInsideValue } from './extract/boxes.ts';
 import { afterReasoning, finalAnswers } from './extract/extract.ts';
 import { reopensAnswer } from './extract/reopened-answer.ts';
+import { restatementAfterAnswer } from './extract/restatement-after.ts';
 import { alternativeAfterLastBox } from './extract/offered-alternative.ts';
 import { askedAnswer, asksHowMany } from './asked-answer.ts';
 import { formKey } from './compare/form-key.ts';
@@ -148,6 +149,9 @@ function inContext(verdict: Verdict, g: Prepared, p: Prepared, options: GradeOpt
   if (alternativeAfterLastBox(final, (offered, box) => gradeAnswer(offered, box, options).verdict === 'equal')) return 'unsure';
   // "So $\boxed{12}$. Wait, I made an error: the count is 14.": the answer given is not the last word.
   if (context?.response !== undefined && reopensAnswer(context.response)) return 'unsure';
+  // "$\frac{1}{4}$, which is $20\%$": an answer restated as another value contradicts itself (restatement-after.ts).
+  const restated = verdict === 'equal' ? restatementAfterAnswer(final) : null;
+  if (restated !== null && gradeAnswer(restated, g.cleaned, options).verdict !== 'equal') return 'unsure';
   const asked = context?.question === undefined ? null : askedForm(context.question);
   if (verdict === 'equal' && asked !== null && !sameForm(g, p)) return 'unsure';
   return verdict;
