@@ -28,7 +28,9 @@ import { provisoStatement, rangedStatement } from './qualified-statement.ts';
  * announces the answer on the lines below it, with no colon.
  */
 function headingOf(words: string): string {
-  return String.raw`(?:^|\n)[ \t]*(?:#{1,6}[ \t]*)?(?:\*\*|__)?[ \t]*${words}[ \t]*(?:\*\*|__)?[ \t]*(?=\n|$)`;
+  // One run of spaces between marks, never two side by side: "[ \t]*(?:\*\*)?[ \t]*" split a reply of 20,000 spaces
+  // every way there is, a second for each search.
+  return String.raw`(?:^|\n)[ \t]*(?:#{1,6}[ \t]*)?(?:(?:\*\*|__)[ \t]*)?${words}[ \t]*(?:(?:\*\*|__)[ \t]*)?(?=\n|$)`;
 }
 
 const FINAL_ANSWER_HEADING = headingOf(String.raw`final[ \t]+answers?`);
@@ -47,7 +49,7 @@ const ANSWER_MARKER = new RegExp(
     String.raw`\brisposta\s*(?:finale)?\s*(?:è|:|：)\s*:?|\bresposta\s*(?:final)?\s*(?:é|:|：)\s*:?|ответ\s*(?:[:：]|—|(?:равен|равн[аоы]|будет|составляет)(?![а-яё]))\s*|` +
     headingOf(String.raw`(?:final[ \t]+)?answers?`) +
     // "**Answer.** $12$", "Answer. 12": a paragraph that opens on the word and a full stop, as solutions write it.
-    String.raw`|(?:^|\n)[ \t]*(?:\*\*|__)?[ \t]*(?:final[ \t]+)?answer[ \t]*\.[ \t]*(?:\*\*|__)?(?=[ \t])`,
+    String.raw`|(?:^|\n)[ \t]*(?:(?:\*\*|__)[ \t]*)?(?:final[ \t]+)?answer[ \t]*\.[ \t]*(?:\*\*|__)?(?=[ \t])`,
   'gi',
 );
 
