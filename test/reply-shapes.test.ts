@@ -88,6 +88,23 @@ describe("the completions route's `text` on the chat route, and a content part s
   });
 });
 
+describe("a streamed choice that carries a `message` (a whole reply passed on as one event)", () => {
+  /** One event whose choice carries `fields` (a message, a delta, or both). */
+  const event = (fields: Record<string, unknown>, finishReason: string | null) => `data: ${JSON.stringify({ id: 'x', object: 'chat.completion', created: 0, model: 'm', choices: [{ index: 0, ...fields, finish_reason: finishReason }] })}\n\n`;
+
+  test('a whole completion sent as the stream\'s one event is the answer, not an empty reply', async () => {
+    const message = { role: 'assistant', content: 'The answer is 2.', reasoning_content: 'One plus one.' };
+    const { result } = await callTo(stream([event({ message }, 'stop')]));
+    expect(result).toMatchObject({ content: 'The answer is 2.', reasoning: 'One plus one.', finishReason: 'stop', attempts: 1 });
+  });
+
+  test('a chunk with both a delta and the message so far (Perplexity\'s) is read by its delta, the text taken once', async () => {
+    const events = [event({ delta: { content: 'The answer ' }, message: { content: 'The answer ' } }, null), event({ delta: { content: 'is 2.' }, message: { content: 'The answer is 2.' } }, 'stop')];
+    const { result } = await callTo(stream(events));
+    expect(result).toMatchObject({ content: 'The answer is 2.', finishReason: 'stop', attempts: 1 });
+  });
+});
+
 describe('a usage block is read as counts of tokens', () => {
   const answer = words(10);
   const whole = (usage: Record<string, unknown>) => (res: ServerResponse) => res.writeHead(200, { 'content-type': 'application/json' }).end(chatCompletionBody(answer, { usage }));

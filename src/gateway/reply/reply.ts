@@ -42,6 +42,18 @@ function choiceTexts(choice: Choice, field: 'message' | 'delta'): MessageTexts {
 }
 
 /**
+ * The field a streamed choice carries its texts in: its `delta`, or, in a
+ * chunk that has none but a `message` (a gateway that passes a whole reply
+ * on as one event of the stream, `object: "chat.completion"`), that message.
+ * Read as a delta alone, such a reply was an empty answer, journaled and
+ * graded with nothing said. A chunk with both (Perplexity's, whose message
+ * holds the text so far) is read by its delta.
+ */
+function streamedField(choice: Choice): 'message' | 'delta' {
+  return choice.delta == null && typeof choice.message === 'object' && choice.message !== null ? 'message' : 'delta';
+}
+
+/**
  * The choice of `choices` numbered `index` (a server that numbers its only
  * choice otherwise: the first). A request sent with `n` above 1 (through
  * `--extra-body`) gets one choice per index, each in chunks of its own: read
@@ -240,8 +252,9 @@ class StreamAssembly implements StreamState {
     const choice = read === null ? undefined : choiceOf(chunk.choices, read.index);
     let chars = 0;
     if (read !== null && choice) {
-      const texts = choiceTexts(choice, 'delta');
-      read.refused ||= refuses(choice, 'delta');
+      const field = streamedField(choice);
+      const texts = choiceTexts(choice, field);
+      read.refused ||= refuses(choice, field);
       if (texts.content !== '') chars += this.text(read.content, texts.content);
       if (texts.reasoningField !== null) {
         read.reasoningField ??= texts.reasoningField;
