@@ -16,7 +16,7 @@ import { toOptionName, type StrategyOptionValue } from '../../../machines/contra
 import { STRATEGIES, type Strategy } from '../../../machines/strategies/index.ts';
 import { checkPromptsOf, promptSpecsFor } from '../../host/strategy/prompt-templates.ts';
 import { TmasError, UserError } from '../../kernel/errors.ts';
-import { outputError, writeOutputFile } from '../../host/outputs/output-file.ts';
+import { checkOutputPlaces, outputError, writeOutputFile } from '../../host/outputs/output-file.ts';
 import type { RunOutcome } from '../../host/run/run-evaluation.ts';
 import type { WorkloadRun } from '../../host/run/run-workload.ts';
 import type { RunDrain } from '../../host/run/run-drain.ts';
@@ -182,6 +182,8 @@ export async function runTable1Command(flags: Table1Flags, command: Command, io:
   // Nothing is created before every method's run is prepared: a refused run (a bad flag, a run that can grade nothing) leaves no directory.
   const out = path.resolve(flags.outputFile);
   await checkTableDir(out);
+  // Before any method runs: a table1.md or report.html that could not be written would be found after every call.
+  await checkOutputPlaces([path.join(out, 'table1.md'), path.join(out, 'report.html')], `move it away, or give --output-file a writable folder`);
   const runs = await prepareMethods(flags, strategies, out, command, io, options.onOutputProgress);
   const outcomes = await runMethods(runs, io, { signal, drain: options.drain }, options.together !== false);
   await writeTable1(out, runs.map((run, i) => ({ strategy: run.label, outcome: outcomes[i] as RunOutcome, options: run.config.loop.strategyOptions })), (runs[0] as WorkloadRun).config.outputs.unusableWarnShare, io);
