@@ -51,3 +51,30 @@ test('a window written as decimal digits ("1024") is read as the number; one tha
     }
   }
 });
+
+// Before, the client parsed the list by its content type: under text/plain it was "not a list of models" (shown whole), after a byte-order mark "Cannot reach the model endpoint".
+test('a model list under text/plain, or after a byte-order mark, is read as the list it is; a web page under a 200 is still no list', async ({ dir }) => {
+  const input = await writeProblems(dir, smallProblems(1));
+  const list = JSON.stringify({ object: 'list', data: [{ id: 'm', object: 'model', max_model_len: 1024 }] });
+  const answers: Array<[string, string, string]> = [
+    ['text/plain', list, 'listed'],
+    ['application/json', `\uFEFF${list}`, 'listed'],
+    ['text/html', '<html><body>Sign in</body></html>', 'page'],
+  ];
+  for (const [contentType, text, expected] of answers) {
+    const server = await serveHttp((req: IncomingMessage, res: ServerResponse) => {
+      if (req.url?.endsWith('/models')) return void res.writeHead(200, { 'content-type': contentType }).end(text);
+      res.writeHead(200, { 'content-type': 'application/json' }).end(chatCompletionBody('The product is \\boxed{6}.', { model: 'm' }));
+    });
+    try {
+      // The window it lists (1024) refuses --max-tokens 2048: the list was read, and no call sent.
+      const run = await runCliInProcess(['run', '--input-file', input, '--base-url', server.url, ...SMALL, '--max-tokens', '2048', '--output-file', path.join(dir, `run-${expected}-${text.length}`)]);
+      expect(run.code).toBe(2);
+      if (expected === 'listed') expect(run.stderr, contentType).toMatch(/context window of 1024 tokens \(its max_model_len\).*\[TMAS_USAGE\]/);
+      else expect(run.stderr).toMatch(/answered GET \/models with text\/html that is not a list of models \("<html><body>Sign in<\/body><\/html>"\).*\[TMAS_ENDPOINT\]/);
+      expect(server.requests()).toBe(1);
+    } finally {
+      await server.close();
+    }
+  }
+});

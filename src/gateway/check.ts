@@ -12,7 +12,7 @@ import { schemeAdvice, tlsAdvice } from './request/tls-trust.ts';
 import { forwardedRefusalNote, proxyFailure } from './request/proxy/proxy-failure.ts';
 import { proxyRoute, throughProxy } from './request/proxy/proxy-env.ts';
 import { namesModel } from './endpoints/listed-model.ts';
-import { listedModels, modelEntries, type ListedModel } from './model-list.ts';
+import { listedModels, listingBody, modelEntries, type ListedModel } from './model-list.ts';
 
 export type { ListedModel } from './model-list.ts';
 import { chatAnswersUnlisted } from './unlisted-models.ts';
@@ -197,9 +197,9 @@ async function listModels(endpoint: Endpoint, { flag, modelFlag, key }: Endpoint
   const deadline = AbortSignal.timeout(timeoutMs);
   try {
     // The client's timeout ends at the headers: the signal bounds the body too.
-    const { data: page, response } = await client.models.list({ signal: deadline }).withResponse();
-    // The body as parsed (JSON, or a string when the answer was not JSON): the page keeps it without typing it.
-    const body: unknown = (page as unknown as { body: unknown }).body;
+    const response = await client.models.list({ signal: deadline }).asResponse();
+    // Parsed here, not by the client, which parses by the content type alone (model-list.ts).
+    const body = listingBody(await response.text());
     const entries = modelEntries(body);
     if (entries === null) throw wrongAnswer(notAModelList(endpoint, flag, response.headers.get('content-type'), body));
     return listedModels(entries);

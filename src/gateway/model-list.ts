@@ -53,6 +53,26 @@ function listedRoot(model: Record<string, unknown>): Pick<ListedModel, 'root'> {
   return typeof root === 'string' && root !== '' ? { root } : {};
 }
 
+/** A UTF-8 byte-order mark, decoded. */
+const BYTE_ORDER_MARK = 0xfeff;
+
+/**
+ * A `GET /models` body's value: its JSON, whatever content type it came
+ * under and with a byte-order mark before it (as some proxies and Windows
+ * servers write); the text itself when it is not JSON. Parsed by the client,
+ * a list under `text/plain` was "not a list of models" (shown whole in the
+ * message), and one after a byte-order mark "Cannot reach the model
+ * endpoint": either refused the run at start.
+ */
+export function listingBody(text: string): unknown {
+  const json = text.charCodeAt(0) === BYTE_ORDER_MARK ? text.slice(1) : text;
+  try {
+    return JSON.parse(json);
+  } catch {
+    return text;
+  }
+}
+
 /** The model entries of a `GET /models` body: its `data`, or the body itself when it is an array; null when it is neither (no model list). */
 export function modelEntries(body: unknown): unknown[] | null {
   if (Array.isArray(body)) return body;
