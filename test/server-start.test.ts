@@ -139,6 +139,28 @@ describe('what no wait mends is refused at once, whatever the bound', () => {
     }
   });
 
+  // Before: 'connection failed: ECONNRESET: socket hang up. Check that the server is running …', which it was: a TLS server
+  // other than nginx (Node's https, uvicorn or vLLM with --ssl-keyfile) closes a plain HTTP request without a word.
+  test('an http:// base URL of a TLS server that closes the plain request: names the https URL to give, at once', async () => {
+    const tls = path.join(import.meta.dirname, 'fixtures', 'tls');
+    const server = createHttpsServer({ key: await readFile(path.join(tls, 'self-signed.key')), cert: await readFile(path.join(tls, 'self-signed.crt')) }, (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(MODELS));
+    const { port } = await new Promise<AddressInfo>((resolve) => server.listen(0, '127.0.0.1', () => resolve(server.address() as AddressInfo)));
+    const closing = await serveHttp((req) => req.socket.destroy());
+    try {
+      const { result, waits } = await check(`http://127.0.0.1:${port}/v1`, 600_000);
+      expect((result as UserError).code).toBe('TMAS_ENDPOINT');
+      expect((result as UserError).message).toContain(`was not called: it speaks TLS on that port, and closed the plain HTTP request: give https://127.0.0.1:${port}/v1 as the base URL`);
+      expect(waits).toEqual([]);
+      // A server of plain HTTP that closes the request is no TLS port: the message stays what it was.
+      const closed = await check(closing.url, 600_000);
+      expect((closed.result as UserError).message).toMatch(/Cannot reach the model endpoint .*socket hang up/);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+      await closing.close();
+    }
+  });
+
   // Before: 'answered GET /models with HTTP 404 … check', nothing said that Azure's deployment URLs need an api-version tmas
   // cannot send, nor which URL takes none.
   test("an Azure OpenAI deployment's URL (its classic API, which needs an api-version): names the resource's v1 API to give instead", async () => {
