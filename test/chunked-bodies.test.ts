@@ -1,0 +1,60 @@
+/**
+ * Bodies read whole (a model list, a reply not streamed) that a server sends
+ * in chunks of a few bytes each: read in memory of about their bytes, not an
+ * object per chunk. Real servers on loopback, over real sockets.
+ */
+import type { ServerResponse } from 'node:http';
+import { expect, test } from 'vitest';
+import { checkEndpoints } from '../src/gateway/check.ts';
+import { createGateway } from '../src/gateway/gateway.ts';
+import { additionRequest, chatCompletionBody, serveHttp } from './fixtures.ts';
+
+/** Writes `pieces` one chunk each, waiting for the socket when it is full; ends the body when `end`. */
+function writeInPieces(res: ServerResponse, pieces: () => string | Uint8Array | null, end: boolean): void {
+  const next = () => {
+    for (let piece = pieces(); piece !== null; piece = pieces()) if (!res.write(piece)) return void res.once('drain', next);
+    if (end) res.end();
+  };
+  next();
+}
+
+// Before: kept as the list of its chunks, a model list cut at its 32 MiB limit, sent 11 bytes a chunk, took 1.3 GB.
+test('a model list past its 32 MiB limit, sent 11 bytes a chunk, is refused in memory of about its limit', async () => {
+  let sent = 0;
+  const server = await serveHttp((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.write('{"data":[');
+    // 40 MiB at most: past the limit, then the server stops.
+    writeInPieces(res, () => (sent++ < 4_000_000 ? '{"id":"m"},' : null), false);
+  });
+  const before = process.memoryUsage().rss;
+  let peak = before;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+  try {
+    const refused = await checkEndpoints([{ endpoint: { baseUrl: server.url, model: '', apiKey: 'k' }, flag: '--base-url' }], { timeoutMs: 120_000 }).catch((error: unknown) => error as Error);
+    expect(String(refused)).toContain('answered GET /models with a body of more than 32 MiB that is not a list of models');
+    expect((peak - before) / 2 ** 20).toBeLessThan(400);
+  } finally {
+    clearInterval(sampler);
+    await server.close();
+  }
+}, 180_000);
+
+test('a whole reply sent a few bytes a chunk, its characters of several bytes cut between chunks, is read as sent', async () => {
+  const answer = `The answer is \\boxed{2}: ${'é日本🙂 '.repeat(2000)}`;
+  const body = chatCompletionBody(answer);
+  const server = await serveHttp((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    const bytes = Buffer.from(body);
+    let at = 0;
+    writeInPieces(res, () => (at < bytes.length ? bytes.subarray(at, (at += 7)) : null), true);
+  });
+  const gateway = createGateway({ concurrency: 1, maxRetries: 0, backoff: { baseMs: 1, capMs: 5 }, timeoutMs: 60_000, stream: false });
+  try {
+    const reply = await gateway.complete(additionRequest(server.url, 1, 100_000));
+    expect(reply.content).toBe(answer);
+  } finally {
+    gateway.close();
+    await server.close();
+  }
+}, 60_000);
