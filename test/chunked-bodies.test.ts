@@ -58,3 +58,26 @@ test('a whole reply sent a few bytes a chunk, its characters of several bytes cu
     await server.close();
   }
 }, 60_000);
+
+// Before: the white space before a streamed reply's first event was kept a chunk at a time, up to the reply's byte limit.
+test('white space sent a byte a chunk before a stream\'s first event is held in memory of about its bytes, and cut at the reply\'s byte limit', async () => {
+  const server = await serveHttp((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    let sent = 0;
+    // 3 MB of spaces at most: past the limit of a call of 1000 tokens (about 2 MB).
+    writeInPieces(res, () => (sent++ < 3_000_000 ? ' ' : null), false);
+  });
+  const gateway = createGateway({ concurrency: 1, maxRetries: 0, backoff: { baseMs: 1, capMs: 5 }, timeoutMs: 120_000 });
+  const before = process.memoryUsage().rss;
+  let peak = before;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+  try {
+    const failed = await gateway.complete(additionRequest(server.url, 1, 1000)).catch((error: unknown) => error as Error);
+    expect(String(failed)).toMatch(/the reply exceeded \d+ bytes, more than its completion limit explains/);
+    expect((peak - before) / 2 ** 20).toBeLessThan(150);
+  } finally {
+    clearInterval(sampler);
+    gateway.close();
+    await server.close();
+  }
+}, 180_000);

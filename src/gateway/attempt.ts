@@ -22,7 +22,7 @@ import type { EndpointState } from './endpoints/endpoint-state.ts';
 import type { Tally } from './endpoints/ledger.ts';
 import type { GatewayOptions } from './endpoints/gateway-options.ts';
 import { ConnectionLostError, type HttpTransport, type TransportResponse } from './request/http-transport.ts';
-import { ByteBuilder } from './request/byte-builder.ts';
+import { ByteBuilder } from './reply/byte-builder.ts';
 
 /** What an attempt works with. */
 export interface AttemptContext {

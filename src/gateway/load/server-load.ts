@@ -6,7 +6,7 @@
  * `http://host:8000/v1` is read at `http://host:8000/metrics`.
  */
 import type { HttpTransport } from '../request/http-transport.ts';
-import { ByteBuilder } from '../request/byte-builder.ts';
+import { ByteBuilder } from '../reply/byte-builder.ts';
 
 /** One reading of a server's load. */
 export interface ServerLoad {

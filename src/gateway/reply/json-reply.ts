@@ -12,6 +12,7 @@ import { ReplyError } from './reply-bounds.ts';
 import { unexpectedBody } from './unexpected-body.ts';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 import { fromWholeReply, type Reply } from './reply.ts';
+import { ByteBuilder } from './byte-builder.ts';
 
 /** A streamed request answered with JSON that is not a chat completion: the call fails at once (TMAS_NOT_STREAMED). */
 export class NotStreamedError extends Error {
@@ -45,7 +46,8 @@ const LEADING = new Set([0x20, 0x09, 0x0d, 0x0a, 0xef, 0xbb, 0xbf]);
  */
 export async function sortBody(body: AsyncIterable<Uint8Array>): Promise<SortedBody> {
   const chunks = body[Symbol.asyncIterator]();
-  const seen: Uint8Array[] = [];
+  // Gathered into one buffer: white space sent a byte a chunk, up to the reply's byte limit, was an object per byte.
+  const seen = new ByteBuilder();
   for (;;) {
     const { done, value } = await chunks.next();
     // An empty body is no JSON: read as a stream, it holds no event (sse.ts).
@@ -56,9 +58,9 @@ export async function sortBody(body: AsyncIterable<Uint8Array>): Promise<SortedB
   }
 }
 
-/** The chunks already read, then the others; returning it stops the body. */
-function rest(seen: Uint8Array[], chunks: AsyncIterator<Uint8Array>): AsyncIterableIterator<Uint8Array, void> {
-  return new ChunksAfterSeen(seen, chunks);
+/** The bytes already read, as one chunk, then the others; returning it stops the body. */
+function rest(seen: ByteBuilder, chunks: AsyncIterator<Uint8Array>): AsyncIterableIterator<Uint8Array, void> {
+  return new ChunksAfterSeen(seen.length === 0 ? [] : [seen.bytes()], chunks);
 }
 
 /**

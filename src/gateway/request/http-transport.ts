@@ -40,7 +40,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { IncomingMessage } from 'node:http';
-import { ByteBuilder, readAll } from './byte-builder.ts';
+import { ByteBuilder, readAll } from '../reply/byte-builder.ts';
 import { openAiErrorBody } from './error-body.ts';
 import { keyLeftBehind, withNote, type Redirect } from './redirects.ts';
 import { streamChunks } from './stream-chunks.ts';
