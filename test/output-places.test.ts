@@ -20,6 +20,21 @@ test.for(['table1.md', 'report.html'])('tmas table1 with a folder where its %s g
   expect(existsSync(path.join(out, 'majority'))).toBe(false);
 });
 
+// Before, the method whose results.jsonl was a folder stopped at its start, and the others ran (each call paid) before the table stopped.
+test('tmas table1 on a table one of whose methods has a folder where its results.jsonl goes is refused before any method runs', async ({ dir }) => {
+  const input = await writeProblems(dir, smallProblems(1));
+  const out = path.join(dir, 'table');
+  const args = (strategies: string) => ['table1', '--strategies', strategies, '--samples', '2', '--n-candidates', '2', '--input-file', input, '--output-file', out, '--no-proof', '--max-iterations', '1', '--judge-passes', '0'];
+  const first = await runCliInProcess(args('majority'));
+  expect(first.code, first.stderr).toBe(0);
+  await rm(path.join(out, 'majority', 'results.jsonl'));
+  await mkdir(path.join(out, 'majority', 'results.jsonl'));
+  const table = await runCliInProcess(args('majority,self-refine'));
+  expect(table.code).toBe(2);
+  expect(table.stderr).toContain(`${path.join(out, 'majority', 'results.jsonl')} is a folder: fix the folder, then give the same tmas table1 command again. [TMAS_OUTPUT]`);
+  expect(existsSync(path.join(out, 'self-refine'))).toBe(false);
+});
+
 // Before, the resume made its calls and stopped at its end without its outputs.
 test('a resume with a folder where its results.jsonl goes is refused before its first call, the run directory unchanged', async ({ dir }) => {
   const input = await writeProblems(dir, smallProblems(2));

@@ -109,12 +109,14 @@ type IO = { stdout(line: string): void; stderr(line: string): void; terminal?: N
 
 /** Each method's run, prepared (flags checked, problems read) before any starts: a refused flag stops the command with nothing run. */
 async function prepareMethods(flags: Table1Flags, strategies: string[], out: string, command: Command, io: IO, onOutputProgress: (() => void) | undefined): Promise<WorkloadRun[]> {
-  const [{ prepareRun }, { resolveStrategy }] = await Promise.all([import('./prepare-run.ts'), import('../../host/strategy/plugins.ts')]);
+  const [{ prepareRun }, { resolveStrategy }, { checkOutputsWritable }] = await Promise.all([import('./prepare-run.ts'), import('../../host/strategy/plugins.ts'), import('../../host/outputs/outputs.ts')]);
   const runs: WorkloadRun[] = [];
   for (const strategy of strategies) {
     const dir = path.join(out, strategy);
     const resume = existsSync(path.join(dir, 'store'));
     const { config, secrets, problems } = await prepareRun(flagsFor(flags, strategy, dir, resume), command, process.env, false);
+    // Before any method runs: a method whose outputs could not be written would stop, the others running on.
+    if (resume) await checkOutputsWritable(dir, 'give the same tmas table1 command again');
     runs.push({ label: strategy, config, secrets, problems, options: { resume, strategy: await resolveStrategy(config.loop), ...(onOutputProgress === undefined ? {} : { onOutputProgress }) } });
   }
   for (const run of runs) io.stderr(`tmas table1: ${run.options?.resume === true ? 'resuming' : 'running'} ${run.label} in ${run.config.outputs.dir}`);

@@ -29,9 +29,9 @@ import { METRICS_VERSION } from '../../kernel/metrics-version.ts';
 const RETRY = 'write them again from the store with tmas run --resume';
 const ADVICE = `fix the folder, then ${RETRY}`;
 
-/** Refuses a run whose results.jsonl or metrics.json could not be written at its end (a folder in its place, a read-only directory), before its calls. */
-export async function checkOutputsWritable(outputDir: string): Promise<void> {
-  await checkOutputPlaces([path.join(outputDir, 'results.jsonl'), path.join(outputDir, 'metrics.json')], ADVICE);
+/** Refuses a run whose results.jsonl or metrics.json could not be written at its end (a folder in its place, a read-only directory), before its calls; `retry` says how to go on once the folder is fixed. */
+export async function checkOutputsWritable(outputDir: string, retry = RETRY): Promise<void> {
+  await checkOutputPlaces([path.join(outputDir, 'results.jsonl'), path.join(outputDir, 'metrics.json')], `fix the folder, then ${retry}`);
 }
 
 /** Writes results.jsonl and metrics.json into the output directory. */
