@@ -3,7 +3,7 @@
  * its file goes) is refused before its work, not after it: `tmas table1`
  * before any method runs, a resume before its first call.
  */
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
@@ -54,4 +54,14 @@ test('a resume with a folder where its results.jsonl goes is refused before its 
   const again = await runCliInProcess(['run', '--resume', run, '--max-iterations', '2']);
   expect(again.code, again.stderr).toBe(0);
   expect(existsSync(path.join(run, 'results.jsonl'))).toBe(true);
+});
+
+// Before: "Cannot use the output directory FILE/sub/deeper: it is a file", naming a path that does not exist.
+test('an --output-file below a file names that file, not the path given', async ({ dir }) => {
+  const input = await writeProblems(dir, smallProblems(1));
+  const file = path.join(dir, 'notes.txt');
+  await writeFile(file, 'mine\n');
+  const run = await runCliInProcess(['run', '--input-file', input, '--output-file', path.join(file, 'sub', 'deeper'), '--no-proof']);
+  expect(run.code).toBe(2);
+  expect(run.stderr).toContain(`Cannot use the output directory ${path.join(file, 'sub', 'deeper')}: ${file}, on its path, is a file, not a directory. Choose another --output-file. [TMAS_OUTPUT]`);
 });
