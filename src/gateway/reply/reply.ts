@@ -270,7 +270,9 @@ class StreamAssembly implements StreamState {
       if (sofar !== null && this.others.size === 0) this.options.onUsage?.(sofar);
       else if (chars > 0) this.options.onUsage?.(null);
     }
-    if (said && this.finished) this.usageSinceFinish = true;
+    // A usage ends the stream at once in a chunk without text: one with text may be of a server that says its finish reason
+    // and its usage so far on every chunk, whose first words were taken as the whole reply (the grace waits for its next).
+    if (said && this.finished && chars === 0) this.usageSinceFinish = true;
     return chars;
   }
 
