@@ -88,7 +88,7 @@ describe("the completions route's `text` on the chat route, and a content part s
   });
 });
 
-describe("a streamed choice that carries a `message` (a whole reply passed on as one event)", () => {
+describe("a choice that carries its text in the other field: a `message` in a stream, a `delta` in a whole reply", () => {
   /** One event whose choice carries `fields` (a message, a delta, or both). */
   const event = (fields: Record<string, unknown>, finishReason: string | null) => `data: ${JSON.stringify({ id: 'x', object: 'chat.completion', created: 0, model: 'm', choices: [{ index: 0, ...fields, finish_reason: finishReason }] })}\n\n`;
 
@@ -96,6 +96,15 @@ describe("a streamed choice that carries a `message` (a whole reply passed on as
     const message = { role: 'assistant', content: 'The answer is 2.', reasoning_content: 'One plus one.' };
     const { result } = await callTo(stream([event({ message }, 'stop')]));
     expect(result).toMatchObject({ content: 'The answer is 2.', reasoning: 'One plus one.', finishReason: 'stop', attempts: 1 });
+  });
+
+  // Before: not streamed, an empty answer journaled; to a streamed request, "holds no choice with a message", retried until it failed.
+  test('a whole reply in a chunk\'s shape (its choice carries a `delta`, no message) is the answer, streamed or not', async () => {
+    const body = chatCompletionBody('', { object: 'chat.completion.chunk', choices: [{ index: 0, delta: { role: 'assistant', content: 'The answer is 2.' }, finish_reason: 'stop' }] });
+    for (const stream of [false, true]) {
+      const { result } = await callTo((res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body), 1000, { stream });
+      expect(result, `stream: ${stream}`).toMatchObject({ content: 'The answer is 2.', finishReason: 'stop', attempts: 1 });
+    }
   });
 
   test('a chunk with both a delta and the message so far (Perplexity\'s) is read by its delta, the text taken once', async () => {

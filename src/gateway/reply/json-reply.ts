@@ -102,7 +102,9 @@ export function fromJsonReply(text: string, headers: Headers): Reply {
   const value = parseBody(text, headers, 'a streamed request');
   refuseInBand(value, headers);
   const choice = (value as { choices?: unknown } | null)?.choices;
-  const message = Array.isArray(choice) ? (choice[0] as { message?: unknown } | undefined)?.message : undefined;
+  // A chunk's `delta` in place of the message (a stream aggregated into its last chunk) is read as one (reply.ts textField).
+  const first = Array.isArray(choice) ? (choice[0] as { message?: unknown; delta?: unknown } | undefined) : undefined;
+  const message = first?.message ?? first?.delta;
   if (typeof message === 'object' && message !== null) return fromWholeReply(value as ChatCompletion);
   // A chat completion without its choice is a broken reply, retried as one; the server can stream or not alike.
   if (Array.isArray(choice)) throw new ReplyError('malformed', `the server answered with a chat completion that holds no choice with a message: ${text.slice(0, 200)}`);

@@ -42,15 +42,19 @@ function choiceTexts(choice: Choice, field: 'message' | 'delta'): MessageTexts {
 }
 
 /**
- * The field a streamed choice carries its texts in: its `delta`, or, in a
- * chunk that has none but a `message` (a gateway that passes a whole reply
- * on as one event of the stream, `object: "chat.completion"`), that message.
- * Read as a delta alone, such a reply was an empty answer, journaled and
- * graded with nothing said. A chunk with both (Perplexity's, whose message
- * holds the text so far) is read by its delta.
+ * The field a choice carries its texts in: `preferred` (a stream's `delta`,
+ * a whole reply's `message`) when it holds an object, else the other one
+ * when that does. A gateway that passes a whole reply on as one event of a
+ * stream (`object: "chat.completion"`) sends a `message`, and one that
+ * answers a request not streamed with a chunk's shape (the stream's last
+ * chunk, aggregated) a `delta`: read by the expected field alone, either was
+ * an empty answer, journaled and graded with nothing said. A chunk with both
+ * (Perplexity's, whose message holds the text so far) is read by its delta.
  */
-function streamedField(choice: Choice): 'message' | 'delta' {
-  return choice.delta == null && typeof choice.message === 'object' && choice.message !== null ? 'message' : 'delta';
+function textField(choice: Choice, preferred: 'message' | 'delta'): 'message' | 'delta' {
+  const other = preferred === 'message' ? 'delta' : 'message';
+  const isObject = (value: unknown) => typeof value === 'object' && value !== null;
+  return !isObject(choice[preferred]) && isObject(choice[other]) ? other : preferred;
 }
 
 /**
@@ -126,13 +130,14 @@ export function fromWholeReply(response: ChatCompletion): Reply {
   if (!choice) throw new ReplyError('malformed', 'the response has no choices');
   const choices = (response.choices as unknown[]).length;
   const finish = readFinish(choice.finish_reason);
-  const texts = choiceTexts(choice, 'message');
+  const field = textField(choice, 'message');
+  const texts = choiceTexts(choice, field);
   const separated = separateReasoning(texts.content, texts.reasoningField === null ? null : { text: texts.reasoning, dialect: texts.reasoningField }, finish.reason === 'length');
   return {
     content: separated.content,
     reasoning: separated.reasoning,
     reasoningDialect: separated.dialect,
-    finishReason: finishOf(finish.reason, refuses(choice, 'message'), separated.content),
+    finishReason: finishOf(finish.reason, refuses(choice, field), separated.content),
     finishSaid: finish.said,
     usage: usageOfChoices(usageOf(response.usage), choices),
     model: modelOf(response),
@@ -252,7 +257,7 @@ class StreamAssembly implements StreamState {
     const choice = read === null ? undefined : choiceOf(chunk.choices, read.index);
     let chars = 0;
     if (read !== null && choice) {
-      const field = streamedField(choice);
+      const field = textField(choice, 'delta');
       const texts = choiceTexts(choice, field);
       read.refused ||= refuses(choice, field);
       if (texts.content !== '') chars += this.text(read.content, texts.content);
