@@ -376,6 +376,15 @@ describe('NO_PROXY as curl reads it', () => {
     expect(route('http://a.example/v1', { ALL_PROXY: 'proxy.site:3128' })).toMatchObject({ variable: 'ALL_PROXY', shown: 'http://proxy.site:3128' });
     expect(route('http://a.example/v1', { HTTP_PROXY: '' })).toBeNull();
     expect(route('https://a.example/v1', { HTTPS_PROXY: 'https://proxy.site' })?.shown).toBe('https://proxy.site:443');
+    // Without a port, an http:// proxy is called on 1080, as curl calls it (before: 80); a port written, even the scheme's 80, is kept.
+    for (const written of ['http://proxy.site', 'proxy.site', 'http://bob:pa%2Fss@proxy.site/', 'http://proxy.site:']) {
+      const found = route('http://a.example/v1', { HTTP_PROXY: written });
+      expect([found?.shown, found?.proxy.port], written).toEqual(['http://proxy.site:1080', '1080']);
+    }
+    expect(route('http://a.example/v1', { HTTP_PROXY: 'http://[fd00::1]' })?.shown).toBe('http://[fd00::1]:1080');
+    for (const written of ['http://proxy.site:80', 'proxy.site:80', 'http://bob:secret@proxy.site:80/']) expect(route('http://a.example/v1', { HTTP_PROXY: written })?.shown, written).toBe('http://proxy.site:80');
+    expect(route('http://a.example/v1', { HTTP_PROXY: 'http://[fd00::1]:80' })?.shown).toBe('http://[fd00::1]:80');
+    expect(route('https://a.example/v1', { HTTPS_PROXY: 'https://proxy.site:443' })?.shown).toBe('https://proxy.site:443');
     // A SOCKS proxy set for other tools (ALL_PROXY) refuses a run, saying how to call its endpoint directly; NO_PROXY does so.
     expect(() => route('http://localhost:8000/v1', { ALL_PROXY: 'socks5://127.0.0.1:1080' })).toThrow(/ALL_PROXY names a socks5:\/\/ proxy .*unset it for tmas \(env -u ALL_PROXY tmas …\), or name the endpoint's host in NO_PROXY/);
     expect(route('http://localhost:8000/v1', { ALL_PROXY: 'socks5://127.0.0.1:1080', NO_PROXY: 'localhost' })).toBeNull();

@@ -61,6 +61,21 @@ function shownProxy(proxy: URL): string {
   return `${proxy.protocol}//${proxy.hostname}:${port}`;
 }
 
+/**
+ * The port curl connects to on an http:// proxy given without one (`HTTP_PROXY=http://proxy.site`):
+ * 1080, as its documentation of the proxy port says (443 for an https:// proxy, which is also that
+ * scheme's own default). Before, such a proxy was called on 80, where curl on the same machine,
+ * given the same variable, calls 1080.
+ */
+const HTTP_PROXY_DEFAULT_PORT = '1080';
+
+/** Whether a proxy URL as written names its port: `new URL` drops one equal to its scheme's default (`http://proxy:80`). */
+function writesPort(written: string): boolean {
+  const authority = written.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').split(/[/?#]/, 1)[0] ?? '';
+  const host = authority.slice(authority.lastIndexOf('@') + 1);
+  return /:\d+$/.test(host.startsWith('[') ? host.slice(host.indexOf(']') + 1) : host);
+}
+
 /** The proxy URL `value` names (a bare `host:port` is an http:// proxy, as curl and requests read it); a UserError naming `variable` when it is none tmas can use. */
 function parsedProxy(variable: string, value: string): URL {
   const written = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`;
@@ -82,6 +97,7 @@ function parsedProxy(variable: string, value: string): URL {
   } catch {
     throw new UserError('TMAS_PROXY', `${variable} has a user or password that is not percent-encoded ("${withoutPassword(value)}"): a % there must start a code such as %40 (@) or %3A (:); write a % itself as %25.`);
   }
+  if (proxy.protocol === 'http:' && proxy.port === '' && !writesPort(written)) proxy.port = HTTP_PROXY_DEFAULT_PORT;
   return proxy;
 }
 
