@@ -17,7 +17,8 @@ import type { Envelope } from '../kernel/protocol.ts';
 import { ANSWER_FIELDS, batchedRange, iterationKey, manifestOf, problemRange, seqKey, type BankRecord, type CallAnswer, type CallRecord, type IterationRecord, type Manifest, type RecordRange } from './records.ts';
 import { WriteQueue, type Put } from './write-queue.ts';
 import { hasTexts, outlineTexts, outlineTextsBut, pickFields, type TextsRead } from './texts.ts';
-import { danglingRecords, MissingText, TextStore } from './text-store.ts';
+import { MissingText, TextStore } from './text-store.ts';
+import { danglingRecords } from './dangling-records.ts';
 import { BatchedGets, streamRecords } from './record-reads.ts';
 import { acquireRunLock } from './run-lock.ts';
 import { checkDecodes, checkReads } from './checked-level.ts';
@@ -30,7 +31,6 @@ import { readableFormat, STORE_FORMAT } from './store-format.ts';
 
 export { describeForcedChange, iterationKey, keptIterations, problemRange, seqKey, type BankRecord, type CallAnswer, type CallRecord, type ForcedChange, type ForkedFrom, type IterationRecord, type Manifest, type RecordRange } from './records.ts';
 export { REPAIR_ADVICE } from './disk/damage.ts';
-
 export { STORE_FORMAT } from './store-format.ts';
 
 /** An open store. */
@@ -299,7 +299,7 @@ export class Store {
     return store;
   }
 
-  /** The records that refer to a text the store does not hold whole, or are not records of their kind, read as stored, not refused as reads refuse them (text-store.ts); `drop` deletes them. */
+  /** The records that refer to a text the store does not hold whole, or are not records of their kind, read as stored, not refused as reads refuse them (dangling-records.ts); `drop` deletes them. */
   danglingRecords(options: { drop?: boolean } = {}): Promise<string[]> {
     const stored = (name: string) => checkDecodes(this.db.sublevel<string, unknown>(name, { valueEncoding: 'json' }), this.damageMet);
     return danglingRecords(this, { call: stored('calls'), message: stored('messages'), iteration: stored('iterations'), banks: stored('banks') }, options);
