@@ -49,8 +49,10 @@ class WholeTexts {
     if (asked.length === 0) return new Set();
     const lists = await valuesOf(this.store.texts(), asked);
     const listed = [...new Set(lists.flatMap((list) => (Array.isArray(list) ? list.filter((chunk): chunk is string => typeof chunk === 'string') : [])))];
-    const unknown = listed.filter((chunk) => !this.chunks.has(chunk));
-    // Found whole in this call: kept apart from the bounded set, which a list of more chunks than it holds would overflow.
+    // Those found whole before and found whole now are both kept apart from the bounded set for this call: adding the
+    // chunks found now can push out one found before, which would then be taken for missing (a whole record reported damaged).
+    const known = new Set(listed.filter((chunk) => this.chunks.has(chunk)));
+    const unknown = listed.filter((chunk) => !known.has(chunk));
     const found = new Set<string>();
     // Content-addressed: a chunk that no longer hashes to its key was changed on disk, which LevelDB's reads do not check.
     (await valuesOf(this.store.chunks(), unknown)).forEach((chunk, i) => {
@@ -61,7 +63,7 @@ class WholeTexts {
     const missing = new Set<string>();
     asked.forEach((digest, i) => {
       const list = lists[i];
-      const whole = Array.isArray(list) && list.every((chunk) => typeof chunk === 'string' && (found.has(chunk) || this.chunks.has(chunk))) && textDigest(list as string[]) === digest;
+      const whole = Array.isArray(list) && list.every((chunk) => typeof chunk === 'string' && (found.has(chunk) || known.has(chunk))) && textDigest(list as string[]) === digest;
       if (whole) this.texts.add(digest);
       else missing.add(digest);
     });
