@@ -6,44 +6,16 @@
  * reported damaged (TMAS_STORE_DAMAGED), and `tmas repair` deleted it.
  */
 import { expect } from 'vitest';
-import { Store, type CallRecord } from '../src/store/store.ts';
-import { chunkDigest, textDigest } from '../src/store/texts.ts';
+import { Store } from '../src/store/store.ts';
+import { chunkDigest } from '../src/store/texts.ts';
 import { test } from './fixtures.ts';
+import { putText, storedCall } from './stored-texts.ts';
 
 /** More new chunks than two turns of the memory of chunks found whole (2^17 digests): enough to push out one found before. */
 const NEW_CHUNKS = 270_000;
 
 /** The records a batch of the check reads (dangling-records.ts): those before the last fill the first batch. */
 const FIRST_BATCH = 256;
-
-/** A journaled call under `key` whose response is the stored text `text`, as the store keeps it. */
-function storedCall(key: string, index: number, text: string): unknown {
-  const record: CallRecord = {
-    key,
-    role: 'solution',
-    problem: key.split('/')[0] as string,
-    iteration: 0,
-    index,
-    request: { baseUrl: 'http://sim', model: 'm', messages: [{ role: 'user', content: 'Q?' }], maxTokens: 100, temperature: null, seed: index },
-    fit: { promptTokens: 10, dropped: [] },
-    response: { content: '', reasoning: null, finishReason: 'stop' },
-    usage: { promptTokens: 10, completionTokens: 10 },
-    timings: { startedAt: 0, latencyMs: 1 },
-    attempts: 1,
-  };
-  return [record, [[['response', 'content'], text]]];
-}
-
-/** Writes `chunks` and the text they make; returns its digest. */
-async function putText(store: Store, chunks: readonly string[]): Promise<string> {
-  const digests = chunks.map(chunkDigest);
-  for (let from = 0; from < chunks.length; from += 10_000) {
-    await store.chunks().batch(chunks.slice(from, from + 10_000).map((chunk, i) => ({ type: 'put' as const, key: digests[from + i] as string, value: chunk })));
-  }
-  const text = textDigest(digests);
-  await store.texts().put(text, digests);
-  return text;
-}
 
 test('a record whose text shares a chunk found whole in an earlier batch is whole, however many new chunks come with it', async ({ dir }) => {
   const store = await Store.open(dir, { create: true });
