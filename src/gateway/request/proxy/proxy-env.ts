@@ -26,6 +26,12 @@ export interface ProxyRoute {
   readonly variable: string;
   /** The proxy as messages show it: scheme, host and port, never its credentials. */
   readonly shown: string;
+  /**
+   * Whether the variable named no port, so the scheme's own (80 for http://, 443 for https://) is called, as Python's
+   * urllib, requests and httpx (the openai client), Node and Go call it; curl alone calls 1080 for an http:// proxy, so a
+   * proxy that curl reaches and tmas does not is said to be one (proxy-agents.ts).
+   */
+  readonly portOmitted: boolean;
 }
 
 /** The variables that may name the proxy of an endpoint of `protocol`, the one that wins first (lower case first, as curl and requests read them). */
@@ -61,14 +67,6 @@ function shownProxy(proxy: URL): string {
   return `${proxy.protocol}//${proxy.hostname}:${port}`;
 }
 
-/**
- * The port curl connects to on an http:// proxy given without one (`HTTP_PROXY=http://proxy.site`):
- * 1080, as its documentation of the proxy port says (443 for an https:// proxy, which is also that
- * scheme's own default). Before, such a proxy was called on 80, where curl on the same machine,
- * given the same variable, calls 1080.
- */
-const HTTP_PROXY_DEFAULT_PORT = '1080';
-
 /** Whether a proxy URL as written names its port: `new URL` drops one equal to its scheme's default (`http://proxy:80`). */
 function writesPort(written: string): boolean {
   const authority = written.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').split(/[/?#]/, 1)[0] ?? '';
@@ -97,7 +95,6 @@ function parsedProxy(variable: string, value: string): URL {
   } catch {
     throw new UserError('TMAS_PROXY', `${variable} has a user or password that is not percent-encoded ("${withoutPassword(value)}"): a % there must start a code such as %40 (@) or %3A (:); write a % itself as %25.`);
   }
-  if (proxy.protocol === 'http:' && proxy.port === '' && !writesPort(written)) proxy.port = HTTP_PROXY_DEFAULT_PORT;
   return proxy;
 }
 
@@ -124,7 +121,7 @@ export function proxyRoute(url: URL, env: NodeJS.ProcessEnv = process.env): Prox
   const noProxy = firstSet(env, ['no_proxy', 'NO_PROXY']);
   if (noProxy !== null && bypassesProxy(url, noProxy.value)) return null;
   const proxy = parsedProxy(named.name, named.value);
-  return { proxy, variable: named.name, shown: shownProxy(proxy) };
+  return { proxy, variable: named.name, shown: shownProxy(proxy), portOmitted: proxy.port === '' && !writesPort(named.value) };
 }
 
 /** What a message about the endpoint at `baseUrl` says of its proxy: ` through the proxy http://proxy:3128 (from HTTPS_PROXY)`, or nothing for a direct call. */
