@@ -39,6 +39,11 @@ test('a fork to T = 3 of a majority run extended from 2 to 3 pays none of the ju
     expect({ ...call, key: there?.key, iteration: there?.iteration, askedAs: undefined }).toEqual({ ...there, askedAs: undefined });
   }
 
+  // `tmas calls` shows where each such call was asked in the run.
+  const listed = await runCliInProcess(['calls', fork, '--role', 'judge']);
+  const lines = listed.stdout.trim().split('\n').map((line) => JSON.parse(line) as { key: string; askedAs?: string });
+  expect(lines.filter((line) => line.askedAs !== undefined).map((line) => [line.key, line.askedAs])).toEqual(moved.map((call) => [call.key, call.askedAs]));
+
   const report = await replayInProcess(fork);
   expect(report.misses).toEqual([]);
   expect(report.identical).toBe(true);
