@@ -82,6 +82,33 @@ describe('a proxy that fails mid-run', () => {
   });
 });
 
+describe('a pool whose replicas go their own ways', () => {
+  test('a pool down with one replica through a proxy and one called directly (NO_PROXY): each replica is named with its way', async ({ dir }) => {
+    const sim = await startSimServer({ problems: [{ id: 'p1', question: 'What is 6 times 7?', answer: '42' }] });
+    // The direct replica lists the model at the start check, then never answers a call.
+    const direct = await serveHttp((req, res) => {
+      if (req.url?.endsWith('/models') === true) res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'tmas-sim', object: 'model' }] }));
+    });
+    // The proxy passes the start check's GET /models, then goes silent.
+    const proxy = await startForwardProxy({ silentAfter: 1 });
+    try {
+      const input = await writeProblems(dir, smallProblems(1));
+      const flags = ['run', '--input-file', input, '--output-file', path.join(dir, 'run'), '--no-proof', '--strategy', 'majority', '--samples', '8', '--max-iterations', '1'];
+      const more = ['--base-url', `${sim.url},${direct.url}`, '--timeout', '0.5', '--max-retries', '2'];
+      const ran = await withEnv({ ...NONE, HTTP_PROXY: proxy.url, NO_PROXY: new URL(direct.url).host }, () => runCliInProcess([...flags, ...more]));
+      expect(ran.code, ran.stderr).toBe(2);
+      expect(ran.stderr).toContain(
+        `Every replica of the model endpoint pool ${sim.url},${direct.url} (tmas-sim) (${sim.url} called through the proxy ${proxy.url} (from HTTP_PROXY); ${direct.url} called directly) stays down`,
+      );
+      expect(ran.stderr).toContain('Check the servers and the proxy (if the servers are reached without it, add their hosts to NO_PROXY), then resume');
+    } finally {
+      await proxy.close();
+      await direct.close();
+      await sim.close();
+    }
+  });
+});
+
 describe('a proxy that refuses an endpoint at the start check', () => {
   test('an https endpoint whose tunnel the proxy refuses with 503 while it starts is waited for (--wait-for-server), as an http one is', async () => {
     const proxy = await startForwardProxy({ refuse: 503 });
