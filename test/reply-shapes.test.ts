@@ -112,6 +112,18 @@ describe("a choice that carries its text in the other field: a `message` in a st
     const { result } = await callTo(stream(events));
     expect(result).toMatchObject({ content: 'The answer is 2.', finishReason: 'stop', attempts: 1 });
   });
+
+  // Before: the message, read as more text, was added to the deltas: "The answer is 2.The answer is 2.", its characters counted twice.
+  test.each([
+    ['no delta', {}],
+    ['a null delta', { delta: null }],
+  ])('a last chunk with the whole message and %s, after deltas, adds only what the deltas lacked', async (_name, delta) => {
+    const deltas = [chunk({ role: 'assistant', reasoning_content: 'One plus ' }), chunk({ reasoning_content: 'one.' }), chunk({ content: 'The answer ' })];
+    const last = event({ ...delta, message: { role: 'assistant', content: 'The answer is 2.', reasoning_content: 'One plus one.' } }, 'stop');
+    const { result, stats } = await callTo(stream([...deltas, last]));
+    expect(result).toMatchObject({ content: 'The answer is 2.', reasoning: 'One plus one.', finishReason: 'stop', attempts: 1 });
+    expect(stats.streamedChars).toBe('One plus one.'.length + 'The answer is 2.'.length);
+  });
 });
 
 describe('a usage block is read as counts of tokens', () => {

@@ -58,6 +58,20 @@ function textField(choice: Choice, preferred: 'message' | 'delta'): 'message' | 
 }
 
 /**
+ * What a `message` in a stream adds to what the chunks before it brought: a
+ * message holds the text so far (a whole completion sent as one event, or a
+ * last chunk that repeats the reply after its deltas), so only its part past
+ * that is new. Read as more text, the repeat was added to the deltas, the
+ * answer and reasoning written twice and their characters counted twice. A
+ * message that does not extend the text so far adds nothing: the deltas are
+ * what the server streamed, and each was counted as it came.
+ */
+function unreadPart(texts: MessageTexts, read: { content: TextPieces; reasoning: TextPieces }): MessageTexts {
+  const past = (whole: string, sofar: string) => (whole.startsWith(sofar) ? whole.slice(sofar.length) : '');
+  return { ...texts, content: past(texts.content, read.content.text()), reasoning: past(texts.reasoning, read.reasoning.text()) };
+}
+
+/**
  * The choice of `choices` numbered `index` (a server that numbers its only
  * choice otherwise: the first). A request sent with `n` above 1 (through
  * `--extra-body`) gets one choice per index, each in chunks of its own: read
@@ -258,7 +272,7 @@ class StreamAssembly implements StreamState {
     let chars = 0;
     if (read !== null && choice) {
       const field = textField(choice, 'delta');
-      const texts = choiceTexts(choice, field);
+      const texts = field === 'message' ? unreadPart(choiceTexts(choice, field), read) : choiceTexts(choice, field);
       read.refused ||= refuses(choice, field);
       if (texts.content !== '') chars += this.text(read.content, texts.content);
       if (texts.reasoningField !== null) {
