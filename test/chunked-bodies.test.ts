@@ -7,6 +7,7 @@ import type { ServerResponse } from 'node:http';
 import { expect, test } from 'vitest';
 import { checkEndpoints } from '../src/gateway/check.ts';
 import { createGateway } from '../src/gateway/gateway.ts';
+import { sortBody } from '../src/gateway/reply/json-reply.ts';
 import { additionRequest, chatCompletionBody, serveHttp } from './fixtures.ts';
 
 /** Writes `pieces` one chunk each, waiting for the socket when it is full; ends the body when `end`. */
@@ -81,3 +82,33 @@ test('white space sent a byte a chunk before a stream\'s first event is held in 
     await server.close();
   }
 }, 180_000);
+
+// Before: every streamed reply's first chunk was copied into a fresh buffer of 16 KiB, one per call, kept while the stream read it.
+test('a body whose first chunk holds its first event is handed on as that chunk, not copied', async () => {
+  const first = Buffer.from('data: {"choices":[]}\n\n');
+  const second = Buffer.from('data: [DONE]\n\n');
+  async function* body() {
+    yield first;
+    yield second;
+  }
+  const sorted = await sortBody(body());
+  const read: Uint8Array[] = [];
+  for await (const chunk of sorted.body) read.push(chunk);
+  expect(sorted.json).toBe(false);
+  expect(read[0]).toBe(first);
+  expect(read[1]).toBe(second);
+});
+
+test('white space in chunks of its own before the first event is handed on with it, the bytes in order', async () => {
+  async function* body() {
+    yield Buffer.from(' ');
+    yield Buffer.from('\n');
+    yield Buffer.from('{"choices"');
+    yield Buffer.from(':[]}');
+  }
+  const sorted = await sortBody(body());
+  const read: Uint8Array[] = [];
+  for await (const chunk of sorted.body) read.push(chunk);
+  expect(sorted.json).toBe(true);
+  expect(Buffer.concat(read).toString('utf8')).toBe(' \n{"choices":[]}');
+});

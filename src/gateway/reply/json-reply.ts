@@ -46,21 +46,24 @@ const LEADING = new Set([0x20, 0x09, 0x0d, 0x0a, 0xef, 0xbb, 0xbf]);
  */
 export async function sortBody(body: AsyncIterable<Uint8Array>): Promise<SortedBody> {
   const chunks = body[Symbol.asyncIterator]();
-  // Gathered into one buffer: white space sent a byte a chunk, up to the reply's byte limit, was an object per byte.
-  const seen = new ByteBuilder();
+  // White space before the first event is gathered into one buffer (sent a byte a chunk, up to the reply's byte limit, it was
+  // an object per byte); made only when some comes in a chunk of its own, so a reply's first chunk is handed on uncopied.
+  let seen: ByteBuilder | null = null;
   for (;;) {
     const { done, value } = await chunks.next();
     // An empty body is no JSON: read as a stream, it holds no event (sse.ts).
-    if (done) return { json: false, body: rest(seen, chunks) };
-    seen.push(value);
+    if (done) return { json: false, body: rest(seen?.bytes() ?? null, chunks) };
     const first = value.findIndex((byte) => !LEADING.has(byte));
-    if (first >= 0) return { json: value[first] === OPEN_BRACE, body: rest(seen, chunks) };
+    if (first >= 0 && seen === null) return { json: value[first] === OPEN_BRACE, body: rest(value, chunks) };
+    seen ??= new ByteBuilder();
+    seen.push(value);
+    if (first >= 0) return { json: value[first] === OPEN_BRACE, body: rest(seen.bytes(), chunks) };
   }
 }
 
-/** The bytes already read, as one chunk, then the others; returning it stops the body. */
-function rest(seen: ByteBuilder, chunks: AsyncIterator<Uint8Array>): AsyncIterableIterator<Uint8Array, void> {
-  return new ChunksAfterSeen(seen.length === 0 ? [] : [seen.bytes()], chunks);
+/** The bytes already read (null or empty: none), as one chunk, then the others; returning it stops the body. */
+function rest(seen: Uint8Array | null, chunks: AsyncIterator<Uint8Array>): AsyncIterableIterator<Uint8Array, void> {
+  return new ChunksAfterSeen(seen === null || seen.byteLength === 0 ? [] : [seen], chunks);
 }
 
 /**
