@@ -217,6 +217,8 @@ class ChoiceRead {
   finished = false;
   /** Whether a delta carried the model's refusal (`refusal`). */
   refused = false;
+  /** Whether any chunk brought text (answer or reasoning) to this choice. */
+  hasText = false;
 
   constructor(readonly index: number) {}
 }
@@ -279,6 +281,7 @@ class StreamAssembly implements StreamState {
         read.reasoningField ??= texts.reasoningField;
         if (texts.reasoning !== '') chars += this.text(read.reasoning, texts.reasoning);
       }
+      read.hasText ||= chars > 0;
       if (saysFinish(choice.finish_reason)) {
         read.finishReason = choice.finish_reason;
         read.finished ||= endsStream(choice.finish_reason);
@@ -289,9 +292,10 @@ class StreamAssembly implements StreamState {
       if (sofar !== null && this.others.size === 0) this.options.onUsage?.(sofar);
       else if (chars > 0) this.options.onUsage?.(null);
     }
-    // A usage ends the stream at once in a chunk without text: one with text may be of a server that says its finish reason
-    // and its usage so far on every chunk, whose first words were taken as the whole reply (the grace waits for its next).
-    if (said && this.finished && chars === 0) this.usageSinceFinish = true;
+    // A usage ends the stream at once in a chunk without text that holds no choice of the reply (vLLM's, SGLang's, OpenAI's
+    // usage chunk) or comes after its text (llama.cpp's finish chunk). One with text, or before any (a role's chunk), may be
+    // of a server that says its finish reason and its usage so far on every chunk: its first words, or none, were taken whole.
+    if (said && this.finished && chars === 0 && (choice === undefined || read?.hasText === true)) this.usageSinceFinish = true;
     return chars;
   }
 
