@@ -13,6 +13,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { checkEndpoints } from '../src/gateway/check.ts';
+import { speaksTls } from '../src/gateway/request/speaks-tls.ts';
 import type { StartWait } from '../src/gateway/server-start.ts';
 import { UserError } from '../src/kernel/errors.ts';
 import { startSimServer } from '../src/sim/server.ts';
@@ -158,6 +159,27 @@ describe('what no wait mends is refused at once, whatever the bound', () => {
       server.closeAllConnections();
       server.close();
       await closing.close();
+    }
+  });
+
+  // Before: an IPv6 address with letters (the probe took only digits, dots and colons for an address) was sent as the TLS
+  // server name, which Node refuses with a DeprecationWarning (DEP0123) printed on the user's terminal.
+  test('the TLS probe of an IPv6 address with letters in it tells a TLS port without a warning', async () => {
+    const tls = path.join(import.meta.dirname, 'fixtures', 'tls');
+    const server = createHttpsServer({ key: await readFile(path.join(tls, 'self-signed.key')), cert: await readFile(path.join(tls, 'self-signed.crt')) }, (_req, res) => res.end());
+    const { port } = await new Promise<AddressInfo>((resolve) => server.listen(0, '::', () => resolve(server.address() as AddressInfo)));
+    const warnings: string[] = [];
+    const onWarning = (warning: Error & { code?: string }) => warnings.push(warning.code ?? warning.message);
+    process.on('warning', onWarning);
+    try {
+      // ::ffff:7f00:1 is 127.0.0.1, written as an IPv4-mapped IPv6 address.
+      expect(await speaksTls(new URL(`http://[::ffff:7f00:1]:${port}/v1`))).toBe(true);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+      server.closeAllConnections();
+      server.close();
     }
   });
 

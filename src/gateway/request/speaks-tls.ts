@@ -8,6 +8,7 @@
  * the endpoint's port): one TLS handshake, its certificate not checked, since
  * the question is what the port speaks, not whom to trust.
  */
+import { isIP } from 'node:net';
 import tls from 'node:tls';
 import { causeWords } from './tls-trust.ts';
 
@@ -36,7 +37,8 @@ export function speaksTls(url: URL): Promise<boolean> {
   const port = Number(url.port === '' ? 80 : url.port);
   const host = url.hostname.replace(/^\[|\]$/g, '');
   return new Promise((resolve) => {
-    const socket = tls.connect({ host, port, rejectUnauthorized: false, ...(/^[\d.:]+$/.test(host) ? {} : { servername: host }) });
+    // A name only for a host name: an address as the server name (IPv6 with letters in it too) is refused by Node with a warning.
+    const socket = tls.connect({ host, port, rejectUnauthorized: false, ...(isIP(host) === 0 ? { servername: host } : {}) });
     const done = (answer: boolean) => {
       clearTimeout(timer);
       socket.destroy();
