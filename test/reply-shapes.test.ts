@@ -113,6 +113,21 @@ describe("a choice that carries its text in the other field: a `message` in a st
     expect(result).toMatchObject({ content: 'The answer is 2.', finishReason: 'stop', attempts: 1 });
   });
 
+  // A stream that carries its text in `message` pieces, no delta: each piece is new text, not a repeat of the text so far.
+  test('a stream whose every chunk carries a piece of the text in `message` (no delta) is read piece after piece', async () => {
+    const events = [event({ message: { role: 'assistant', content: 'The answer ' } }, null), event({ message: { content: 'is 2.' } }, null), event({ message: { content: '' } }, 'stop')];
+    const { result, stats } = await callTo(stream(events));
+    expect(result).toMatchObject({ content: 'The answer is 2.', finishReason: 'stop', attempts: 1 });
+    expect(stats.streamedChars).toBe('The answer is 2.'.length);
+  });
+
+  test('a stream whose every chunk carries the text so far in `message` (no delta) takes each chunk\'s new part once', async () => {
+    const events = [event({ message: { content: 'The answer ' } }, null), event({ message: { content: 'The answer is 2.' } }, 'stop')];
+    const { result, stats } = await callTo(stream(events));
+    expect(result).toMatchObject({ content: 'The answer is 2.', finishReason: 'stop', attempts: 1 });
+    expect(stats.streamedChars).toBe('The answer is 2.'.length);
+  });
+
   // Before: the message, read as more text, was added to the deltas: "The answer is 2.The answer is 2.", its characters counted twice.
   test.each([
     ['no delta', {}],

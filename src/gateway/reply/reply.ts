@@ -58,16 +58,17 @@ function textField(choice: Choice, preferred: 'message' | 'delta'): 'message' | 
 }
 
 /**
- * What a `message` in a stream adds to what the chunks before it brought: a
- * message holds the text so far (a whole completion sent as one event, or a
- * last chunk that repeats the reply after its deltas), so only its part past
- * that is new. Read as more text, the repeat was added to the deltas, the
- * answer and reasoning written twice and their characters counted twice. A
- * message that does not extend the text so far adds nothing: the deltas are
- * what the server streamed, and each was counted as it came.
+ * What a `message` in a stream adds to what the chunks before it brought. A
+ * message that starts with the text so far holds it (a whole completion sent
+ * as one event, a server that sends the text so far, a last chunk repeating
+ * the reply after its deltas): only its part past that is new. Read as more
+ * text, such a repeat was added to the deltas, the answer and reasoning
+ * written twice and their characters counted twice. One that does not is a
+ * piece of its own when the stream carries its text in messages (no delta
+ * brought any), and adds nothing after deltas: they are what was streamed.
  */
-function unreadPart(texts: MessageTexts, read: { content: TextPieces; reasoning: TextPieces }): MessageTexts {
-  const past = (whole: string, sofar: string) => (whole.startsWith(sofar) ? whole.slice(sofar.length) : '');
+function unreadPart(texts: MessageTexts, read: ChoiceRead): MessageTexts {
+  const past = (whole: string, sofar: string) => (whole.startsWith(sofar) ? whole.slice(sofar.length) : read.deltaText ? '' : whole);
   return { ...texts, content: past(texts.content, read.content.text()), reasoning: past(texts.reasoning, read.reasoning.text()) };
 }
 
@@ -219,6 +220,8 @@ class ChoiceRead {
   refused = false;
   /** Whether any chunk brought text (answer or reasoning) to this choice. */
   hasText = false;
+  /** Whether a `delta` brought text to this choice (a `message` after it then repeats what was streamed). */
+  deltaText = false;
 
   constructor(readonly index: number) {}
 }
@@ -282,6 +285,7 @@ class StreamAssembly implements StreamState {
         if (texts.reasoning !== '') chars += this.text(read.reasoning, texts.reasoning);
       }
       read.hasText ||= chars > 0;
+      read.deltaText ||= chars > 0 && field === 'delta';
       if (saysFinish(choice.finish_reason)) {
         read.finishReason = choice.finish_reason;
         read.finished ||= endsStream(choice.finish_reason);
