@@ -192,6 +192,37 @@ describe('a finish reason on every chunk of a stream that is no finish', () => {
     expect(timers).toBeLessThan(20);
   });
 
+  // Before, the first chunk's usage ended the stream at once: "The " was the reply, graded and journaled.
+  test('"stop" and the usage so far on every chunk: the stream is read while its text comes, not ended at its first chunk', async () => {
+    const words = ['The ', 'answer ', 'is ', '\\boxed{2}.'];
+    const everyChunkDone = (res: ServerResponse) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const chunkOf = (i: number) => `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 0, model: 'tmas-sim', choices: [{ index: 0, delta: { content: words[i] }, finish_reason: 'stop' }], usage: { prompt_tokens: 10, completion_tokens: i + 1, total_tokens: 11 + i } })}\n\n`;
+      words.forEach((_, i) => setTimeout(() => res.write(chunkOf(i)), i * 100));
+      setTimeout(() => res.end('data: [DONE]\n\n'), words.length * 100);
+    };
+    const { first, requests } = await call(everyChunkDone, { finishGraceMs: 1000 });
+    expect(first).toMatchObject({ content: words.join(''), finishReason: 'stop', attempts: 1 });
+    expect(first.usage?.completionTokens).toBe(words.length);
+    expect(requests).toBe(1);
+  });
+
+  // Before, the role's chunk, text-free, ended the stream with its usage of 0 tokens: an empty answer, journaled and graded.
+  test('"stop" and the usage so far on every chunk, the role\'s chunk first without text: the stream is read whole', async () => {
+    const words = ['The ', 'answer ', 'is ', '\\boxed{2}.'];
+    const roleFirst = (res: ServerResponse) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const event = (delta: object, tokens: number) => `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 0, model: 'tmas-sim', choices: [{ index: 0, delta, finish_reason: 'stop' }], usage: { prompt_tokens: 10, completion_tokens: tokens, total_tokens: 10 + tokens } })}\n\n`;
+      res.write(event({ role: 'assistant', content: '' }, 0));
+      words.forEach((word, i) => setTimeout(() => res.write(event({ content: word }, i + 1)), (i + 1) * 100));
+      setTimeout(() => res.end('data: [DONE]\n\n'), (words.length + 1) * 100);
+    };
+    const { first, requests } = await call(roleFirst, { finishGraceMs: 1000 });
+    expect(first).toMatchObject({ content: words.join(''), finishReason: 'stop', attempts: 1 });
+    expect(first.usage?.completionTokens).toBe(words.length);
+    expect(requests).toBe(1);
+  });
+
   test('"stop" on every chunk: the stream is read while its text comes, not cut a grace after its first chunk', async () => {
     // Eight chunks 200 ms apart under a grace of 1 s: before, the reply was what came in the second after the first
     // chunk. A gap of 200 ms leaves a loaded machine 800 ms before the grace could cut between two chunks.

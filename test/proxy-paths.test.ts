@@ -15,18 +15,21 @@ import { startForwardProxy, type ForwardProxyOptions } from './forward-proxy.ts'
 /** Every proxy variable unset: what the machine running the tests sets must not reach them. */
 const NONE = { HTTPS_PROXY: undefined, https_proxy: undefined, HTTP_PROXY: undefined, http_proxy: undefined, ALL_PROXY: undefined, all_proxy: undefined, NO_PROXY: undefined, no_proxy: undefined };
 
-/** A `tmas run` of `samples` calls to a simulator through a proxy that behaves as `options` say after the start check; its stderr and exit code, and the URLs. */
-async function runThroughProxy(dir: string, options: ForwardProxyOptions, samples: number, more: string[] = []) {
-  const sim = await startSimServer({ problems: [{ id: 'p1', question: 'What is 6 times 7?', answer: '42' }] });
+/** A `tmas run` of `samples` calls to simulators (a pool of `replicas`) through a proxy that behaves as `options` say after the start check; its stderr and exit code, and the URLs. */
+async function runThroughProxy(dir: string, options: ForwardProxyOptions, samples: number, more: string[] = [], replicas = 1) {
+  const sims = await Promise.all(Array.from({ length: replicas }, () => startSimServer({ problems: [{ id: 'p1', question: 'What is 6 times 7?', answer: '42' }] })));
   const proxy = await startForwardProxy(options);
   try {
     const input = await writeProblems(dir, smallProblems(1));
-    const flags = ['run', '--input-file', input, '--output-file', path.join(dir, 'run'), '--no-proof', '--strategy', 'majority', '--samples', String(samples), '--max-iterations', '1', '--base-url', sim.url, ...more];
-    const ran = await withEnv({ ...NONE, HTTP_PROXY: proxy.url }, () => runCliInProcess(flags));
-    return { ...ran, simUrl: sim.url, proxyUrl: proxy.url };
+    const urls = sims.map((sim) => sim.url);
+    const flags = ['run', '--input-file', input, '--output-file', path.join(dir, 'run'), '--no-proof', '--strategy', 'majority', '--samples', String(samples), '--max-iterations', '1', '--base-url', urls.join(','), ...more];
+    // The credentials a proxy demands go in its URL, as a user gives them.
+    const named = options.credentials === undefined ? proxy.url : proxy.url.replace('://', `://${options.credentials}@`);
+    const ran = await withEnv({ ...NONE, HTTP_PROXY: named }, () => runCliInProcess(flags));
+    return { ...ran, simUrl: urls[0] ?? '', simUrls: urls, proxyUrl: proxy.url };
   } finally {
     await proxy.close();
-    await sim.close();
+    await Promise.all(sims.map((sim) => sim.close()));
   }
 }
 
@@ -65,6 +68,44 @@ describe('a proxy that fails mid-run', () => {
     // Before: 'stays down … Check the server', though the server was fine and the proxy hung.
     expect(ran.stderr).toContain(`The model endpoint ${ran.simUrl} (tmas-sim) called through the proxy ${ran.proxyUrl} (from HTTP_PROXY) stays down`);
     expect(ran.stderr).toContain('Check the server and the proxy (or lower --concurrency; if the server is reached without the proxy, add its host to NO_PROXY), then resume');
+  });
+
+  test('a proxy that stops answering every replica of a pool: the pool said down names the proxy, as one endpoint said down does, never its password', async ({ dir }) => {
+    // The start check's two GET /models pass; every call after them waits on the proxy.
+    const ran = await runThroughProxy(dir, { silentAfter: 2, credentials: 'bob:hunter2' }, 8, ['--timeout', '0.5', '--max-retries', '2'], 2);
+    expect(ran.code, ran.stderr).toBe(2);
+    expect(ran.stderr).toContain('TMAS_ENDPOINT_DOWN');
+    // Before: 'Every replica of the model endpoint pool … stays down … Check the servers', the proxy never named.
+    expect(ran.stderr).toContain(`Every replica of the model endpoint pool ${ran.simUrls.join(',')} (tmas-sim) called through the proxy ${ran.proxyUrl} (from HTTP_PROXY) stays down`);
+    expect(ran.stderr).toContain('Check the servers and the proxy (if the servers are reached without it, add their hosts to NO_PROXY), then resume');
+    expect(ran.stderr).not.toContain('hunter2');
+  });
+});
+
+describe('a pool whose replicas go their own ways', () => {
+  test('a pool down with one replica through a proxy and one called directly (NO_PROXY): each replica is named with its way', async ({ dir }) => {
+    const sim = await startSimServer({ problems: [{ id: 'p1', question: 'What is 6 times 7?', answer: '42' }] });
+    // The direct replica lists the model at the start check, then never answers a call.
+    const direct = await serveHttp((req, res) => {
+      if (req.url?.endsWith('/models') === true) res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'tmas-sim', object: 'model' }] }));
+    });
+    // The proxy passes the start check's GET /models, then goes silent.
+    const proxy = await startForwardProxy({ silentAfter: 1 });
+    try {
+      const input = await writeProblems(dir, smallProblems(1));
+      const flags = ['run', '--input-file', input, '--output-file', path.join(dir, 'run'), '--no-proof', '--strategy', 'majority', '--samples', '8', '--max-iterations', '1'];
+      const more = ['--base-url', `${sim.url},${direct.url}`, '--timeout', '0.5', '--max-retries', '2'];
+      const ran = await withEnv({ ...NONE, HTTP_PROXY: proxy.url, NO_PROXY: new URL(direct.url).host }, () => runCliInProcess([...flags, ...more]));
+      expect(ran.code, ran.stderr).toBe(2);
+      expect(ran.stderr).toContain(
+        `Every replica of the model endpoint pool ${sim.url},${direct.url} (tmas-sim) (${sim.url} called through the proxy ${proxy.url} (from HTTP_PROXY); ${direct.url} called directly) stays down`,
+      );
+      expect(ran.stderr).toContain('Check the servers and the proxy (if the servers are reached without it, add their hosts to NO_PROXY), then resume');
+    } finally {
+      await proxy.close();
+      await direct.close();
+      await sim.close();
+    }
   });
 });
 

@@ -273,6 +273,12 @@ describe('a proxy that fails is said to be the proxy', () => {
     expect(unreachable.code).toBe('TMAS_PROXY');
     expect(unreachable.message).toContain('the proxy http://127.0.0.1:1 (from HTTPS_PROXY) cannot be reached (connect ECONNREFUSED 127.0.0.1:1)');
     expect(unreachable.message).toContain('check that the proxy runs and that HTTPS_PROXY names its host and port');
+    expect(unreachable.message).not.toContain('names no port');
+    // Given without a port, it was called on 80, where curl calls 1080: said, with the fix that holds for every tool.
+    const portless = (await check('https://api.example.com/v1', { HTTPS_PROXY: 'http://bob:hunter2@127.0.0.1' })) as UserError;
+    expect(portless.message).toContain('the proxy http://127.0.0.1:80 (from HTTPS_PROXY) cannot be reached');
+    expect(portless.message).toContain("HTTPS_PROXY names no port, so port 80 was called, as Python's requests and the openai client call it (curl calls 1080): write the port the proxy listens on (HTTPS_PROXY=http://127.0.0.1:PORT)");
+    expect(portless.message).not.toContain('hunter2');
     for (const [value, said] of [
       ['http://bob:hunter2@proxy example:3128', 'HTTPS_PROXY is not a URL ("http://bob:***@proxy example:3128")'],
       ['socks5://bob:hunter2@127.0.0.1:1080', 'HTTPS_PROXY names a socks5:// proxy ("socks5://bob:***@127.0.0.1:1080"), and tmas speaks to HTTP proxies only'],
@@ -376,6 +382,15 @@ describe('NO_PROXY as curl reads it', () => {
     expect(route('http://a.example/v1', { ALL_PROXY: 'proxy.site:3128' })).toMatchObject({ variable: 'ALL_PROXY', shown: 'http://proxy.site:3128' });
     expect(route('http://a.example/v1', { HTTP_PROXY: '' })).toBeNull();
     expect(route('https://a.example/v1', { HTTPS_PROXY: 'https://proxy.site' })?.shown).toBe('https://proxy.site:443');
+    // Without a port, a proxy is called on its scheme's (80, 443), as Python's requests and httpx, Node and Go call it (curl alone calls 1080), and that is kept; a port written, even the scheme's own, is not omitted.
+    for (const written of ['http://proxy.site', 'proxy.site', 'http://bob:pa%2Fss@proxy.site/', 'http://proxy.site:']) {
+      const found = route('http://a.example/v1', { HTTP_PROXY: written });
+      expect([found?.shown, found?.proxy.port, found?.portOmitted], written).toEqual(['http://proxy.site:80', '', true]);
+    }
+    expect(route('http://a.example/v1', { HTTP_PROXY: 'http://[fd00::1]' })).toMatchObject({ shown: 'http://[fd00::1]:80', portOmitted: true });
+    for (const written of ['http://proxy.site:80', 'proxy.site:80', 'http://bob:secret@proxy.site:80/']) expect(route('http://a.example/v1', { HTTP_PROXY: written }), written).toMatchObject({ shown: 'http://proxy.site:80', portOmitted: false });
+    expect(route('http://a.example/v1', { HTTP_PROXY: 'http://[fd00::1]:80' })).toMatchObject({ shown: 'http://[fd00::1]:80', portOmitted: false });
+    expect(route('https://a.example/v1', { HTTPS_PROXY: 'https://proxy.site:443' })).toMatchObject({ shown: 'https://proxy.site:443', portOmitted: false });
     // A SOCKS proxy set for other tools (ALL_PROXY) refuses a run, saying how to call its endpoint directly; NO_PROXY does so.
     expect(() => route('http://localhost:8000/v1', { ALL_PROXY: 'socks5://127.0.0.1:1080' })).toThrow(/ALL_PROXY names a socks5:\/\/ proxy .*unset it for tmas \(env -u ALL_PROXY tmas …\), or name the endpoint's host in NO_PROXY/);
     expect(route('http://localhost:8000/v1', { ALL_PROXY: 'socks5://127.0.0.1:1080', NO_PROXY: 'localhost' })).toBeNull();

@@ -88,6 +88,59 @@ describe("the completions route's `text` on the chat route, and a content part s
   });
 });
 
+describe("a choice that carries its text in the other field: a `message` in a stream, a `delta` in a whole reply", () => {
+  /** One event whose choice carries `fields` (a message, a delta, or both). */
+  const event = (fields: Record<string, unknown>, finishReason: string | null) => `data: ${JSON.stringify({ id: 'x', object: 'chat.completion', created: 0, model: 'm', choices: [{ index: 0, ...fields, finish_reason: finishReason }] })}\n\n`;
+
+  test('a whole completion sent as the stream\'s one event is the answer, not an empty reply', async () => {
+    const message = { role: 'assistant', content: 'The answer is 2.', reasoning_content: 'One plus one.' };
+    const { result } = await callTo(stream([event({ message }, 'stop')]));
+    expect(result).toMatchObject({ content: 'The answer is 2.', reasoning: 'One plus one.', finishReason: 'stop', attempts: 1 });
+  });
+
+  // Before: not streamed, an empty answer journaled; to a streamed request, "holds no choice with a message", retried until it failed.
+  test('a whole reply in a chunk\'s shape (its choice carries a `delta`, no message) is the answer, streamed or not', async () => {
+    const body = chatCompletionBody('', { object: 'chat.completion.chunk', choices: [{ index: 0, delta: { role: 'assistant', content: 'The answer is 2.' }, finish_reason: 'stop' }] });
+    for (const stream of [false, true]) {
+      const { result } = await callTo((res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body), 1000, { stream });
+      expect(result, `stream: ${stream}`).toMatchObject({ content: 'The answer is 2.', finishReason: 'stop', attempts: 1 });
+    }
+  });
+
+  test('a chunk with both a delta and the message so far (Perplexity\'s) is read by its delta, the text taken once', async () => {
+    const events = [event({ delta: { content: 'The answer ' }, message: { content: 'The answer ' } }, null), event({ delta: { content: 'is 2.' }, message: { content: 'The answer is 2.' } }, 'stop')];
+    const { result } = await callTo(stream(events));
+    expect(result).toMatchObject({ content: 'The answer is 2.', finishReason: 'stop', attempts: 1 });
+  });
+
+  // A stream that carries its text in `message` pieces, no delta: each piece is new text, not a repeat of the text so far.
+  test('a stream whose every chunk carries a piece of the text in `message` (no delta) is read piece after piece', async () => {
+    const events = [event({ message: { role: 'assistant', content: 'The answer ' } }, null), event({ message: { content: 'is 2.' } }, null), event({ message: { content: '' } }, 'stop')];
+    const { result, stats } = await callTo(stream(events));
+    expect(result).toMatchObject({ content: 'The answer is 2.', finishReason: 'stop', attempts: 1 });
+    expect(stats.streamedChars).toBe('The answer is 2.'.length);
+  });
+
+  test('a stream whose every chunk carries the text so far in `message` (no delta) takes each chunk\'s new part once', async () => {
+    const events = [event({ message: { content: 'The answer ' } }, null), event({ message: { content: 'The answer is 2.' } }, 'stop')];
+    const { result, stats } = await callTo(stream(events));
+    expect(result).toMatchObject({ content: 'The answer is 2.', finishReason: 'stop', attempts: 1 });
+    expect(stats.streamedChars).toBe('The answer is 2.'.length);
+  });
+
+  // Before: the message, read as more text, was added to the deltas: "The answer is 2.The answer is 2.", its characters counted twice.
+  test.each([
+    ['no delta', {}],
+    ['a null delta', { delta: null }],
+  ])('a last chunk with the whole message and %s, after deltas, adds only what the deltas lacked', async (_name, delta) => {
+    const deltas = [chunk({ role: 'assistant', reasoning_content: 'One plus ' }), chunk({ reasoning_content: 'one.' }), chunk({ content: 'The answer ' })];
+    const last = event({ ...delta, message: { role: 'assistant', content: 'The answer is 2.', reasoning_content: 'One plus one.' } }, 'stop');
+    const { result, stats } = await callTo(stream([...deltas, last]));
+    expect(result).toMatchObject({ content: 'The answer is 2.', reasoning: 'One plus one.', finishReason: 'stop', attempts: 1 });
+    expect(stats.streamedChars).toBe('One plus one.'.length + 'The answer is 2.'.length);
+  });
+});
+
 describe('a usage block is read as counts of tokens', () => {
   const answer = words(10);
   const whole = (usage: Record<string, unknown>) => (res: ServerResponse) => res.writeHead(200, { 'content-type': 'application/json' }).end(chatCompletionBody(answer, { usage }));

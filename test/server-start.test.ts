@@ -13,6 +13,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { checkEndpoints } from '../src/gateway/check.ts';
+import { speaksTls } from '../src/gateway/request/speaks-tls.ts';
 import type { StartWait } from '../src/gateway/server-start.ts';
 import { UserError } from '../src/kernel/errors.ts';
 import { startSimServer } from '../src/sim/server.ts';
@@ -136,6 +137,49 @@ describe('what no wait mends is refused at once, whatever the bound', () => {
     } finally {
       await plain.close();
       await nginx.close();
+    }
+  });
+
+  // Before: 'connection failed: ECONNRESET: socket hang up. Check that the server is running …', which it was: a TLS server
+  // other than nginx (Node's https, uvicorn or vLLM with --ssl-keyfile) closes a plain HTTP request without a word.
+  test('an http:// base URL of a TLS server that closes the plain request: names the https URL to give, at once', async () => {
+    const tls = path.join(import.meta.dirname, 'fixtures', 'tls');
+    const server = createHttpsServer({ key: await readFile(path.join(tls, 'self-signed.key')), cert: await readFile(path.join(tls, 'self-signed.crt')) }, (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(MODELS));
+    const { port } = await new Promise<AddressInfo>((resolve) => server.listen(0, '127.0.0.1', () => resolve(server.address() as AddressInfo)));
+    const closing = await serveHttp((req) => req.socket.destroy());
+    try {
+      const { result, waits } = await check(`http://127.0.0.1:${port}/v1`, 600_000);
+      expect((result as UserError).code).toBe('TMAS_ENDPOINT');
+      expect((result as UserError).message).toContain(`was not called: it speaks TLS on that port, and closed the plain HTTP request: give https://127.0.0.1:${port}/v1 as the base URL`);
+      expect(waits).toEqual([]);
+      // A server of plain HTTP that closes the request is no TLS port: the message stays what it was.
+      const closed = await check(closing.url, 600_000);
+      expect((closed.result as UserError).message).toMatch(/Cannot reach the model endpoint .*socket hang up/);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+      await closing.close();
+    }
+  });
+
+  // Before: an IPv6 address with letters (the probe took only digits, dots and colons for an address) was sent as the TLS
+  // server name, which Node refuses with a DeprecationWarning (DEP0123) printed on the user's terminal.
+  test('the TLS probe of an IPv6 address with letters in it tells a TLS port without a warning', async () => {
+    const tls = path.join(import.meta.dirname, 'fixtures', 'tls');
+    const server = createHttpsServer({ key: await readFile(path.join(tls, 'self-signed.key')), cert: await readFile(path.join(tls, 'self-signed.crt')) }, (_req, res) => res.end());
+    const { port } = await new Promise<AddressInfo>((resolve) => server.listen(0, '::', () => resolve(server.address() as AddressInfo)));
+    const warnings: string[] = [];
+    const onWarning = (warning: Error & { code?: string }) => warnings.push(warning.code ?? warning.message);
+    process.on('warning', onWarning);
+    try {
+      // ::ffff:7f00:1 is 127.0.0.1, written as an IPv4-mapped IPv6 address.
+      expect(await speaksTls(new URL(`http://[::ffff:7f00:1]:${port}/v1`))).toBe(true);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+      server.closeAllConnections();
+      server.close();
     }
   });
 

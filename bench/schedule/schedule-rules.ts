@@ -6,12 +6,17 @@
  */
 import { createCallRanks, type CallRanks } from '../../src/host/calls/call-ranks.ts';
 import { tmasStrategy } from '../../machines/strategies/tmas/index.ts';
+import type { Knowing } from './partial-knowledge.ts';
 
 /** How held calls are ordered and how many go to the server. */
 export interface Rule {
   label: string;
-  /** A fresh ranking per draw, null for first come first served, or 'clairvoyant': each call ranked by the true length of the longest chain from it to its problem's end (what no client can know: the bar for the others). */
-  ranks: ((iterations: number) => CallRanks) | 'clairvoyant' | null;
+  /**
+   * A fresh ranking per draw, null for first come first served, 'clairvoyant': each call ranked by the true
+   * length of the longest chain from it to its problem's end (what no client can know: the bar for the others),
+   * or `{ knows }`: that chain with only part of it true (partial-knowledge.ts).
+   */
+  ranks: ((iterations: number) => CallRanks) | 'clairvoyant' | { knows: Knowing } | null;
   /** Each phase of a problem waits for the whole previous phase (the asyncio-like client), instead of each call for its own inputs. */
   barrier: boolean;
   /**
@@ -46,3 +51,14 @@ export const SLOW_TAKES_NEXT: Rule[] = [
 export const ASYNCIO: Rule = { label: 'asyncio-like (barrier per phase, server queue)', ranks: null, barrier: true, limit: 'none' };
 /** tmas where the KV cache binds before decode: no knee is found (throughput-knee.ts sets such windows aside), the load limit keeps the server's queue short. */
 export const TMAS_MEMORY_BOUND: Rule = { label: 'tmas (rank by stages left, server queue at its margin: no knee)', ranks: (iterations) => createCallRanks(iterations, tmasStrategy.stages), barrier: false, limit: 'margin' };
+/**
+ * Between tmas's rank and the bar: a ranking that knows the true lengths of
+ * the problem's later iterations but not of the calls of the iteration under
+ * way, and one that knows those but not the later ones (each unknown part as
+ * the draw's mean). Where lengths do not depend on the problem, no client can
+ * know either part before its calls are answered.
+ */
+export const PARTLY_CLAIRVOYANT: Rule[] = [
+  { label: 'clairvoyant of the later iterations only', ranks: { knows: 'later' }, barrier: false, limit: 'knee' },
+  { label: 'clairvoyant of the iteration under way only', ranks: { knows: 'current' }, barrier: false, limit: 'knee' },
+];

@@ -10,6 +10,7 @@ import type { IterationPlan, RunShape } from './schedule-plans.ts';
 import type { Rule } from './schedule-rules.ts';
 import { DEFAULT_PROMPT_TOKENS } from '../../src/plan/lengths.ts';
 import type { ScheduledServer } from '../../src/plan/scheduled-server.ts';
+import { TRUE_CHAIN, type KnownChain } from './partial-knowledge.ts';
 
 /** Sends `count` calls and calls `then` once all are done. */
 function all(count: number, each: (index: number, done: () => void) => void, then: () => void): void {
@@ -17,7 +18,7 @@ function all(count: number, each: (index: number, done: () => void) => void, the
   for (let index = 0; index < count; index++) each(index, () => --left === 0 && then());
 }
 
-/** The calls of one problem's iteration, each held with the true chain from it to the problem's end. */
+/** The calls of one problem's iteration, each held with the chain from it to the problem's end that the rule knows (the true one, or partly). */
 class IterationCalls {
   private readonly afterSummary: number;
 
@@ -28,6 +29,10 @@ class IterationCalls {
     private readonly plan: IterationPlan,
     /** The longest chain from the end of this iteration's banks to the problem's end. */
     private readonly rest: number,
+    /** The chain a call is ranked by, from its true one (partial-knowledge.ts). */
+    private readonly known: KnownChain,
+    /** The problem's iterations after this one. */
+    private readonly iterationsAfter: number,
   ) {
     this.afterSummary = Math.max(...plan.banks) + rest;
   }
@@ -58,7 +63,9 @@ class IterationCalls {
   }
 
   private send(role: string, outputTokens: number, chain: number, done: () => void): void {
-    const call = { problem: this.problem, iteration: this.iteration, role, promptTokens: DEFAULT_PROMPT_TOKENS[role] ?? 1_000, outputTokens, chain };
+    // A judge's call goes after every call of the loop whatever its chain (CallRank grading).
+    const known = role === 'judge' ? chain : this.known(role, chain - this.rest, this.rest, this.iterationsAfter);
+    const call = { problem: this.problem, iteration: this.iteration, role, promptTokens: DEFAULT_PROMPT_TOKENS[role] ?? 1_000, outputTokens, chain: known };
     this.server.send(call, done);
   }
 }
@@ -78,6 +85,7 @@ export class ScheduleRun {
     private readonly plans: IterationPlan[][],
     private readonly judgePasses: number,
     private readonly server: ScheduledServer,
+    private readonly known: KnownChain = TRUE_CHAIN,
   ) {
     this.after = plans.map((iterations) => iterations.map((_, iteration) => iterations.slice(iteration + 1).reduce((sum, plan) => sum + plan.longest, 0)));
   }
@@ -91,7 +99,7 @@ export class ScheduleRun {
   private iterate(problem: number, iteration: number): void {
     const plan = this.plans[problem]?.[iteration];
     if (plan === undefined) return;
-    const calls = new IterationCalls(this.server, problem, iteration, plan, (this.after[problem] as number[])[iteration] as number);
+    const calls = new IterationCalls(this.server, problem, iteration, plan, (this.after[problem] as number[])[iteration] as number, this.known, this.run.iterations - iteration - 1);
     if (this.rule.barrier) this.withBarriers(calls, problem, iteration);
     else this.pipelined(calls, problem, iteration);
     this.server.pump();

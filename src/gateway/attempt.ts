@@ -22,6 +22,7 @@ import type { EndpointState } from './endpoints/endpoint-state.ts';
 import type { Tally } from './endpoints/ledger.ts';
 import type { GatewayOptions } from './endpoints/gateway-options.ts';
 import { ConnectionLostError, type HttpTransport, type TransportResponse } from './request/http-transport.ts';
+import { ByteBuilder } from './reply/byte-builder.ts';
 
 /** What an attempt works with. */
 export interface AttemptContext {
@@ -140,13 +141,13 @@ function brokeOfItself(error: unknown, watchdog: Watchdog): boolean {
  * whole JSON keeps the break as the attempt's failure.
  */
 async function readWhole(body: AsyncIterable<Uint8Array>, watchdog: Watchdog): Promise<string> {
-  const chunks: Uint8Array[] = [];
+  const gathered = new ByteBuilder();
   try {
-    for await (const chunk of body) chunks.push(chunk);
-    return Buffer.concat(chunks).toString('utf8');
+    for await (const chunk of body) gathered.push(chunk);
+    return gathered.text();
   } catch (error) {
     if (!brokeOfItself(error, watchdog)) throw error;
-    const text = Buffer.concat(chunks).toString('utf8');
+    const text = gathered.text();
     if (!isWholeJsonObject(text)) throw error;
     return text;
   }

@@ -11,6 +11,7 @@
  * `https://R.openai.azure.com/openai/v1`, which takes no `api-version`.
  */
 import type OpenAI from 'openai';
+import { listingBody, modelEntries } from './model-list.ts';
 
 /** The path of an Azure OpenAI deployment, under which the classic API's routes lie. */
 const AZURE_DEPLOYMENT = /^\/openai\/deployments\/[^/]+/;
@@ -35,8 +36,8 @@ export async function likelyBaseUrl(baseUrl: string, listsModels: (base: string)
 /** Whether `client`, made for another base URL, gets a model list there. */
 export async function answersModelList(client: OpenAI, base: string, signal: AbortSignal): Promise<boolean> {
   try {
-    const page = await client.withOptions({ baseURL: base }).models.list({ signal });
-    return Array.isArray((page as unknown as { body?: { data?: unknown } }).body?.data);
+    const response = await client.withOptions({ baseURL: base }).models.list({ signal }).asResponse();
+    return modelEntries(listingBody(await response.text())) !== null;
   } catch {
     return false;
   }

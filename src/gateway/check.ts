@@ -9,48 +9,16 @@ import { redactKeys, type Endpoint } from './gateway.ts';
 import { AnswerTooLargeError, createHttpTransport, HeadersTooLargeError } from './request/http-transport.ts';
 import { describeFailure } from './request/retry.ts';
 import { schemeAdvice, tlsAdvice } from './request/tls-trust.ts';
+import { tlsPortAdvice } from './request/speaks-tls.ts';
 import { forwardedRefusalNote, proxyFailure } from './request/proxy/proxy-failure.ts';
 import { proxyRoute, throughProxy } from './request/proxy/proxy-env.ts';
 import { namesModel } from './endpoints/listed-model.ts';
+import { listedModels, listingBody, modelEntries, type ListedModel } from './model-list.ts';
+
+export type { ListedModel } from './model-list.ts';
 import { chatAnswersUnlisted } from './unlisted-models.ts';
 import { answersModelList, likelyBaseUrl } from './base-url-hint.ts';
 import { START_POLL_MS, START_TELL_MS, startingFailure, waitedSentence, type StartWait } from './server-start.ts';
-
-/** A model as `/v1/models` lists it. */
-export interface ListedModel {
-  id: string;
-  ownedBy: string;
-  /** The context window the server holds for it (vLLM's and SGLang's `max_model_len`, hosted APIs' `context_length`), when listed. */
-  window: number | null;
-  /** The field the window was listed in, when it was. */
-  windowField?: WindowField;
-  /** What the model was loaded from, as vLLM and SGLang list it (`root`): ids of one root are names of one model (`--served-model-name a b`). */
-  root?: string;
-}
-
-/**
- * The fields a model list states a model's window in: vLLM's and SGLang's
- * `max_model_len`; OpenRouter's, Together's and other hosted APIs'
- * `context_length`. Not llama.cpp's `meta.n_ctx_train`: the window the model
- * was trained for, not the one its server was started with (`--ctx-size`).
- */
-const WINDOW_FIELDS = ['max_model_len', 'context_length'] as const;
-type WindowField = (typeof WINDOW_FIELDS)[number];
-
-/** A listed window, when one of WINDOW_FIELDS holds one (a positive whole number of tokens), and its field. */
-function listedWindow(model: object): Pick<ListedModel, 'window' | 'windowField'> {
-  for (const field of WINDOW_FIELDS) {
-    const value = (model as Record<string, unknown>)[field];
-    if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return { window: value, windowField: field };
-  }
-  return { window: null };
-}
-
-/** The root a model list names a model's weights by (vLLM's and SGLang's `root`), when it names one. */
-function listedRoot(model: object): Pick<ListedModel, 'root'> {
-  const root = (model as Record<string, unknown>)['root'];
-  return typeof root === 'string' && root !== '' ? { root } : {};
-}
 
 /** What a message may say of the key an endpoint is called with: whose it is, whether one was set, and what sets it. Never the key. */
 export interface KeyOrigin {
@@ -229,15 +197,13 @@ async function listModels(endpoint: Endpoint, { flag, modelFlag, key }: Endpoint
   const client = new OpenAI({ baseURL: endpoint.baseUrl, apiKey: endpoint.apiKey, maxRetries: 0, timeout: timeoutMs, fetch: transport.fetch });
   const deadline = AbortSignal.timeout(timeoutMs);
   try {
-    const ids: ListedModel[] = [];
     // The client's timeout ends at the headers: the signal bounds the body too.
-    const { data: page, response } = await client.models.list({ signal: deadline }).withResponse();
-    // The body as parsed (JSON, or a string when the answer was not JSON): the page keeps it without typing it.
-    const body: unknown = (page as unknown as { body: unknown }).body;
-    if (!Array.isArray((body as { data?: unknown } | null)?.data)) throw wrongAnswer(notAModelList(endpoint, flag, response.headers.get('content-type'), body));
-    // Entries without an id name nothing a request could ask for.
-    for await (const model of page) if (typeof model.id === 'string' && model.id !== '') ids.push({ id: model.id, ownedBy: model.owned_by, ...listedWindow(model), ...listedRoot(model) });
-    return ids;
+    const response = await client.models.list({ signal: deadline }).asResponse();
+    // Parsed here, not by the client, which parses by the content type alone (model-list.ts).
+    const body = listingBody(await response.text());
+    const entries = modelEntries(body);
+    if (entries === null) throw wrongAnswer(notAModelList(endpoint, flag, response.headers.get('content-type'), body));
+    return listedModels(entries);
   } catch (error) {
     if (error instanceof UserError) throw error;
     if (error instanceof AnswerTooLargeError) throw wrongAnswer(notAModelList(endpoint, flag, `a body of more than ${error.limit / 2 ** 20} MiB`, ''));
@@ -257,6 +223,9 @@ async function listModels(endpoint: Endpoint, { flag, modelFlag, key }: Endpoint
     const tls = tlsAdvice(error, endpoint.baseUrl) ?? schemeAdvice(error, endpoint.baseUrl);
     if (tls !== null) throw new UserError('TMAS_ENDPOINT', `The endpoint ${endpoint.baseUrl} (from ${flag}) was not called${throughProxy(endpoint.baseUrl)}: ${tls}.`, { cause: error });
     const through = throughProxy(endpoint.baseUrl);
+    // Reached directly, and closed without HTTP: a TLS port given an http:// URL says so, not that the server may not run.
+    const tlsPort = deadline.aborted || through !== '' ? null : await tlsPortAdvice(error, endpoint.baseUrl);
+    if (tlsPort !== null) throw new UserError('TMAS_ENDPOINT', `The endpoint ${endpoint.baseUrl} (from ${flag}) was not called: ${tlsPort}.`, { cause: error });
     throw new UserError(
       'TMAS_ENDPOINT',
       `Cannot reach the model endpoint ${endpoint.baseUrl} (from ${flag})${through}: ${deadline.aborted ? `no whole answer to GET /models within ${timeoutMs / 1000} s` : redactKeys(describeFailure(error), [endpoint.apiKey])}. ` +

@@ -8,7 +8,7 @@
  * the field, counted it as nothing without a word. Here each kind of record
  * is checked (a zod schema of the fields its readers take without a guard), and the store
  * names the record as damage (store.ts), which `tmas repair` drops
- * (text-store.ts's unreadable records).
+ * (dangling-records.ts).
  */
 import { z } from 'zod';
 import { hasTexts } from './texts.ts';

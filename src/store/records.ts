@@ -38,6 +38,12 @@ export interface CallRecord {
   /** `firstTokenMs`: time to the first streamed text, when streamed. */
   timings: { startedAt: number; latencyMs: number; firstTokenMs?: number };
   attempts: number;
+  /**
+   * A fork's judge call answered from the run it was forked from, where the same request was asked at
+   * another iteration (so with that iteration's seed): the key it was journaled under there. The
+   * record is otherwise that run's, `request` included, as it was sent (host/calls/journal-source.ts).
+   */
+  askedAs?: string;
 }
 
 /** What a journaled call answered: all that a resume or a replay reads of it. */

@@ -9,72 +9,47 @@
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { AbstractSublevel } from 'abstract-level';
 import { Level } from 'level';
 import { TmasError } from '../kernel/errors.ts';
 import type { Problem } from '../input/problems.ts';
 import type { Envelope } from '../kernel/protocol.ts';
 import { ANSWER_FIELDS, batchedRange, iterationKey, manifestOf, problemRange, seqKey, type BankRecord, type CallAnswer, type CallRecord, type IterationRecord, type Manifest, type RecordRange } from './records.ts';
-import { WriteQueue, type Put } from './write-queue.ts';
+import type { Put } from './write-queue.ts';
+import { TrackedWrites } from './tracked-writes.ts';
 import { hasTexts, outlineTexts, outlineTextsBut, pickFields, type TextsRead } from './texts.ts';
-import { danglingRecords, MissingText, TextStore } from './text-store.ts';
-import { BatchedGets, streamRecords } from './record-reads.ts';
+import { StoredRecords } from './stored-records.ts';
+import { danglingRecords } from './dangling-records.ts';
+import { BatchedGets } from './record-reads.ts';
 import { acquireRunLock } from './run-lock.ts';
-import { checkDecodes, checkReads } from './checked-level.ts';
-import { openError, storeDamaged } from './disk/damage.ts';
-import { corruptionMet } from './disk/block-check.ts';
+import { checkDecodes } from './checked-level.ts';
+import { openError } from './disk/damage.ts';
 import { TABLE_OPTIONS } from './table-options.ts';
-import { checkShapes } from './record-shapes.ts';
 import { MESSAGE_GAPS, readMessageGaps, withoutGaps, type MessageGaps } from './message-sequence.ts';
 import { readableFormat, STORE_FORMAT } from './store-format.ts';
 
 export { describeForcedChange, iterationKey, keptIterations, problemRange, seqKey, type BankRecord, type CallAnswer, type CallRecord, type ForcedChange, type ForkedFrom, type IterationRecord, type Manifest, type RecordRange } from './records.ts';
 export { REPAIR_ADVICE } from './disk/damage.ts';
-
 export { STORE_FORMAT } from './store-format.ts';
 
-/** An open store. */
-export class Store {
-  /** Writes not yet settled: close() waits for them, so an interrupted run loses no journaled call. */
-  private readonly pending = new Set<Promise<unknown>>();
-
-  private constructor(
-    readonly dir: string,
-    private readonly db: Level<string, unknown>,
-  ) {
-    this.failed.catch(() => {});
-    // A corrupt block, or a value that no longer decodes (sub), is met by whichever read reaches it first: it names the run directory and the table, as a damage found at open does.
-    checkReads(db, this.damageMet);
-    this.writes = new WriteQueue(db);
-    this.textStore = new TextStore(this.texts(), this.chunks());
+/** An open store: the run's records, read and written (its sublevels and texts: stored-records.ts). */
+export class Store extends StoredRecords {
+  private constructor(dir: string, db: Level<string, unknown>) {
+    super(dir, db);
+    this.writes = new TrackedWrites(db);
   }
 
-  /** Every write of the run, in order, one batch per event-loop turn. */
-  private readonly writes: WriteQueue;
-
-  private rejectFailed: (error: unknown) => void = () => {};
+  /** Every write of the run, in order, one batch per event-loop turn, each tracked until it settles (tracked-writes.ts). */
+  private readonly writes: TrackedWrites;
 
   /** The first write error, if any write failed. */
-  writeError: unknown = null;
-
-  /** Rejects with the first write that failed (a full disk, a lost mount), so the runtime can stop the run cleanly instead of going on without a journal. */
-  readonly failed: Promise<never> = new Promise<never>((_, reject) => {
-    this.rejectFailed = reject;
-  });
-
-  private track<T>(write: Promise<T>): Promise<T> {
-    this.pending.add(write);
-    const forget = () => this.pending.delete(write);
-    write.then(forget, (error: unknown) => {
-      forget();
-      this.writeError ??= error;
-      this.rejectFailed(error);
-    });
-    return write;
+  get writeError(): unknown {
+    return this.writes.error;
   }
 
-  /** Sublevels are made once: creating one per call showed in the profile at thousands of calls per second. */
-  private readonly sublevels = new Map<string, AbstractSublevel<Level<string, unknown>, string | Buffer | Uint8Array, string, unknown>>();
+  /** Rejects with the first write that failed (a full disk, a lost mount), so the runtime can stop the run cleanly instead of going on without a journal. */
+  get failed(): Promise<never> {
+    return this.writes.failed;
+  }
 
   /**
    * The keys journaled by this process, when the journal was empty at open: a
@@ -83,83 +58,8 @@ export class Store {
    */
   private journalKeys: Set<string> | null = null;
 
-  private sub(name: string): AbstractSublevel<Level<string, unknown>, string | Buffer | Uint8Array, string, unknown> {
-    // A value of the wrong shape is damage, named by its record, as a lost text is (record-shapes.ts).
-    const sublevel = this.sublevels.get(name) ?? checkShapes(checkDecodes(this.db.sublevel<string, unknown>(name, { valueEncoding: 'json' }), this.damageMet), name, (what) => storeDamaged(this.runDir, what, undefined, this.where));
-    this.sublevels.set(name, sublevel);
-    return sublevel;
-  }
-
-  readonly manifest = () => this.sub('manifest');
-  readonly calls = () => this.sub('calls');
-  readonly messages = () => this.sub('messages');
-  readonly banks = () => this.sub('banks');
-  readonly iterations = () => this.sub('iterations');
-  readonly problems = () => this.sub('problems');
-  readonly texts = () => this.sub('texts');
-  readonly chunks = () => this.sub('chunks');
-  /** Per problem, its last saved iteration until its `iteration.completed` is logged, then null (host/run/lost-announcements.ts). */
-  readonly unannounced = () => this.sub('unannounced');
-  /** Per call key asked at the run's window, where a call answered in a smaller one was journaled (refit.ts). */
-  readonly refits = () => this.sub('refits');
-  /** Per process that wrote the run's outputs, the gateway's counts of the run's calls in it (host/outputs/gateway-block.ts), as given. */
-  readonly processes = () => this.sub('processes');
-
-  /** The store's format (STORE_FORMAT once anything refers to `texts`). */
-  private format = 1;
-
-  /** Where the store's run directory is, as errors name it (a private view names the original). */
-  runDir = '';
-
-  /** A private view of a run's store (check.ts): what it writes never reaches the run directory. */
-  private isView = false;
-
-  private readonly damageMet = (error: Error) => corruptionMet(error, { runDir: this.runDir, storeDir: this.dir, written: !this.isView });
-  /** The run directory errors name, and whether this process writes the store, as a damage's error says them. */
-  private get where() { return { runDir: this.runDir, written: !this.isView }; }
-
   /** The gaps a repair left in the message log, which its streams read as they are (message-sequence.ts); a repair sets those it notes. */
   messageGaps: MessageGaps = [];
-
-  /** A message of LevelDB's with the store's own folder named as the run directory's (a view's folder is gone by the time it is read). */
-  inRunDir(text: string): string {
-    return text.split(this.dir).join(path.join(this.runDir, 'store'));
-  }
-
-  /** Texts and chunks (set in the constructor: it needs the database). */
-  private readonly textStore: TextStore;
-
-  /**
-   * The puts that store `value` as `key` in `sublevel`: the texts and chunks
-   * it needs that are not yet written, then the record, for one batch.
-   */
-  private putsOf(sublevel: Put['sublevel'], key: string, value: unknown): Put[] {
-    const puts: Put[] = [];
-    const stored = this.textStore.take(value, puts);
-    if (hasTexts(stored) && this.format < STORE_FORMAT) {
-      this.format = STORE_FORMAT;
-      puts.push({ sublevel: this.manifest(), key: 'format', value: STORE_FORMAT });
-    }
-    puts.push({ sublevel, key, value: stored });
-    return puts;
-  }
-
-  /** A stored record with its texts put back; `where` names it in an error. */
-  private async restore<T>(stored: unknown, where: () => string): Promise<T> {
-    return (await this.textStore.restore(stored).catch((error: unknown) => Promise.reject(this.missingText(error, where)))) as T;
-  }
-
-  /** A missing text as the damage it is (never read as an empty text: the table that held it is lost); other errors as they are. */
-  private missingText(error: unknown, where: () => string): unknown {
-    if (!(error instanceof MissingText)) return error;
-    return storeDamaged(this.runDir, `${where()} refers to text ${error.digest}, which the store does not hold whole`, error, { written: !this.isView });
-  }
-
-  /** Reads a sublevel's records in key order with their texts put back, cut down by `pick` when given. Streams (record-reads.ts). */
-  private records<T>(sublevel: Put['sublevel'], name: string, range: RecordRange = {}, pick?: (stored: unknown) => unknown): AsyncGenerator<[string, T]> {
-    const onError = (error: unknown, key: string) => this.missingText(error, () => `${name} record ${key}`);
-    return streamRecords(sublevel, this.textStore, { range, onError, ...(pick === undefined ? {} : { pick }) }) as AsyncGenerator<[string, T]>;
-  }
 
   /** The run manifest as it was written, or undefined for a store that never started a run. */
   async getManifest(): Promise<Manifest | undefined> {
@@ -299,7 +199,7 @@ export class Store {
     return store;
   }
 
-  /** The records that refer to a text the store does not hold whole, or are not records of their kind, read as stored, not refused as reads refuse them (text-store.ts); `drop` deletes them. */
+  /** The records that refer to a text the store does not hold whole, or are not records of their kind, read as stored, not refused as reads refuse them (dangling-records.ts); `drop` deletes them. */
   danglingRecords(options: { drop?: boolean } = {}): Promise<string[]> {
     const stored = (name: string) => checkDecodes(this.db.sublevel<string, unknown>(name, { valueEncoding: 'json' }), this.damageMet);
     return danglingRecords(this, { call: stored('calls'), message: stored('messages'), iteration: stored('iterations'), banks: stored('banks') }, options);
@@ -338,7 +238,7 @@ export class Store {
 
   /** Journals a call, and `alsoPut` in the same batch (refit.ts); resolves once it is on disk (with the writes queued before it). */
   async putCall(record: CallRecord, alsoPut: Put[] = []): Promise<void> {
-    await this.track(this.writes.write([...this.putsOf(this.calls(), record.key, record), ...alsoPut]));
+    await this.writes.write([...this.putsOf(this.calls(), record.key, record), ...alsoPut]);
     this.journalKeys?.add(record.key);
   }
 
@@ -346,19 +246,18 @@ export class Store {
   logMessage(envelope: Envelope): void {
     const { message } = envelope;
     const announced = message.type === 'iteration.completed' ? [{ sublevel: this.unannounced(), key: message.problem, value: null }] : [];
-    void this.track(this.writes.write([...this.putsOf(this.messages(), seqKey(envelope.seq), envelope), ...announced]));
+    void this.writes.write([...this.putsOf(this.messages(), seqKey(envelope.seq), envelope), ...announced]);
   }
 
   /** Resolves once every write made so far is on disk; rejects with the first write error. */
-  async flushed(): Promise<void> {
-    await this.writes.flushed();
-    if (this.writeError !== null) throw this.writeError;
+  flushed(): Promise<void> {
+    return this.writes.flushed();
   }
 
   /** The bank update and the iteration-complete mark, as one atomic batch, with the mark that its announcement is still to be logged. */
   async saveIteration(record: IterationRecord, banks: BankRecord): Promise<void> {
     const [key, unannounced] = [iterationKey(record.ordinal, record.iteration), { sublevel: this.unannounced(), key: record.problem, value: record.iteration }];
-    await this.track(this.writes.write([...this.putsOf(this.banks(), key, banks), ...this.putsOf(this.iterations(), key, record), unannounced]));
+    await this.writes.write([...this.putsOf(this.banks(), key, banks), ...this.putsOf(this.iterations(), key, record), unannounced]);
   }
 
   /** The iteration records in a range of iteration keys (all by default), in input order then iteration order; with `fields`, those fields only, whose texts alone are read. Streams: nothing is held beyond one record. */
@@ -389,7 +288,7 @@ export class Store {
   private unlock: () => Promise<void> = async () => {};
 
   async close(): Promise<void> {
-    await Promise.allSettled([...this.pending]);
+    await this.writes.settled();
     try {
       await this.db.close();
     } finally {

@@ -6,11 +6,9 @@
  * costs a digest; one forgotten is written again, which is harmless.
  */
 import type { Put } from './write-queue.ts';
-import { batchedRange } from './records.ts';
 import { chunkDigest, chunkText, hasTexts, referencedTexts, restoreTexts, takeTexts, textDigest } from './texts.ts';
 import { SizedLru } from '../pool/sized-lru.ts';
 import { DigestSet } from './digest-set.ts';
-import { recordShapeProblem, type RecordKind } from './record-shapes.ts';
 
 /**
  * Digests (texts and chunks) known to be in the store, the most recently used
@@ -128,51 +126,4 @@ export function restoreFrom(stored: unknown, texts: Map<string, string>): unknow
   const { value, missing } = restoreTexts(stored, texts);
   if (missing !== null) throw new MissingText(missing);
   return value;
-}
-
-/**
- * The digests of the texts a store holds whole (every chunk of them there,
- * as written). Reads every text list and every chunk once.
- */
-async function wholeTexts(texts: Put['sublevel'], chunks: Put['sublevel']): Promise<Set<string>> {
-  const held = new Set<string>();
-  // A chunk whose content no longer hashes to its key was changed on disk: not held, as in load().
-  for await (const [key, chunk] of chunks.iterator(batchedRange())) if (typeof chunk === 'string' && chunkDigest(chunk) === key) held.add(key as string);
-  const whole = new Set<string>();
-  for await (const [digest, list] of texts.iterator(batchedRange())) {
-    if (Array.isArray(list) && textDigest(list as string[]) === digest && list.every((chunk) => held.has(chunk as string))) whole.add(digest as string);
-  }
-  return whole;
-}
-
-/** The sublevels whose records may refer to texts, by the name an error gives a record of each. */
-type RecordSublevels = Record<'call' | 'message' | 'iteration' | 'banks', Put['sublevel']>;
-
-/**
- * The records that cannot be read back: those that refer to a text the store
- * does not hold whole, as `<kind> record <key> (text <digest>)`, damage (a lost
- * table), never an empty text; and those that are not records of their kind
- * (record-shapes.ts), as `<kind> record <key> (<what is wrong>)`. Reads every
- * record and every text key once. `drop` deletes them (a repair: the journal
- * then lacks those calls, which a resume issues again). `records` must read
- * values as stored, without the shape check a store's reads make.
- */
-export async function danglingRecords(store: { texts(): Put['sublevel']; chunks(): Put['sublevel'] }, records: RecordSublevels, options: { drop?: boolean } = {}): Promise<string[]> {
-  const held = await wholeTexts(store.texts(), store.chunks());
-  const dangling: string[] = [];
-  for (const [name, sublevel] of Object.entries(records)) {
-    const lost: string[] = [];
-    for await (const [key, stored] of sublevel.iterator(batchedRange())) {
-      const misshapen = recordShapeProblem(name as RecordKind, stored);
-      const missing = misshapen === null ? referencedTexts(stored).find((digest) => !held.has(digest)) : undefined;
-      if (misshapen === null && missing === undefined) continue;
-      lost.push(key as string);
-      dangling.push(`${name} record ${String(key)} (${misshapen ?? `text ${missing}`})`);
-    }
-    if (options.drop !== true || lost.length === 0) continue;
-    // An iteration mark and its banks go together: one without the other is damage of its own.
-    const together = name === 'iteration' || name === 'banks' ? [records.iteration, records.banks] : [sublevel];
-    for (const each of together) await each.batch(lost.map((key) => ({ type: 'del' as const, key })));
-  }
-  return dangling;
 }

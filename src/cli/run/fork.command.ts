@@ -126,7 +126,7 @@ export async function runForkCommand(dir: string, flags: RunFlags, command: Comm
   const strategy = await resolveStrategy(fork.config.loop);
   io.stdout(`tmas fork: ${fork.config.outputs.dir} from ${from} (run ${fork.forkedFrom.run}, ${fork.journaled} journaled calls): ${describeChanges(fork.changed)}.`);
   await warnIfStillWritten(from, fork.journaled, io);
-  const expected = await forkReuseEstimate(from, fork.config, { strategy, secrets: fork.secrets });
+  const expected = await forkReuseEstimate(fork.forkedFrom, fork.config, { strategy, secrets: fork.secrets });
   io.stdout(
     `tmas fork: expects to answer about ${expected} calls from the journal of ${from} (an estimate: the fork replayed offline up to each problem's first call the change reaches); the others are sent.`,
   );

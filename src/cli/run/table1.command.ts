@@ -16,7 +16,7 @@ import { toOptionName, type StrategyOptionValue } from '../../../machines/contra
 import { STRATEGIES, type Strategy } from '../../../machines/strategies/index.ts';
 import { checkPromptsOf, promptSpecsFor } from '../../host/strategy/prompt-templates.ts';
 import { TmasError, UserError } from '../../kernel/errors.ts';
-import { outputError, writeOutputFile } from '../../host/outputs/output-file.ts';
+import { checkOutputPlaces, outputError, writeOutputFile } from '../../host/outputs/output-file.ts';
 import type { RunOutcome } from '../../host/run/run-evaluation.ts';
 import type { WorkloadRun } from '../../host/run/run-workload.ts';
 import type { RunDrain } from '../../host/run/run-drain.ts';
@@ -109,12 +109,14 @@ type IO = { stdout(line: string): void; stderr(line: string): void; terminal?: N
 
 /** Each method's run, prepared (flags checked, problems read) before any starts: a refused flag stops the command with nothing run. */
 async function prepareMethods(flags: Table1Flags, strategies: string[], out: string, command: Command, io: IO, onOutputProgress: (() => void) | undefined): Promise<WorkloadRun[]> {
-  const [{ prepareRun }, { resolveStrategy }] = await Promise.all([import('./prepare-run.ts'), import('../../host/strategy/plugins.ts')]);
+  const [{ prepareRun }, { resolveStrategy }, { checkOutputsWritable }] = await Promise.all([import('./prepare-run.ts'), import('../../host/strategy/plugins.ts'), import('../../host/outputs/outputs.ts')]);
   const runs: WorkloadRun[] = [];
   for (const strategy of strategies) {
     const dir = path.join(out, strategy);
     const resume = existsSync(path.join(dir, 'store'));
     const { config, secrets, problems } = await prepareRun(flagsFor(flags, strategy, dir, resume), command, process.env, false);
+    // Before any method runs: a method whose outputs could not be written would stop, the others running on.
+    if (resume) await checkOutputsWritable(dir, 'give the same tmas table1 command again');
     runs.push({ label: strategy, config, secrets, problems, options: { resume, strategy: await resolveStrategy(config.loop), ...(onOutputProgress === undefined ? {} : { onOutputProgress }) } });
   }
   for (const run of runs) io.stderr(`tmas table1: ${run.options?.resume === true ? 'resuming' : 'running'} ${run.label} in ${run.config.outputs.dir}`);
@@ -182,6 +184,8 @@ export async function runTable1Command(flags: Table1Flags, command: Command, io:
   // Nothing is created before every method's run is prepared: a refused run (a bad flag, a run that can grade nothing) leaves no directory.
   const out = path.resolve(flags.outputFile);
   await checkTableDir(out);
+  // Before any method runs: a table1.md or report.html that could not be written would be found after every call.
+  await checkOutputPlaces([path.join(out, 'table1.md'), path.join(out, 'report.html')], `move it away, or give --output-file a writable folder`);
   const runs = await prepareMethods(flags, strategies, out, command, io, options.onOutputProgress);
   const outcomes = await runMethods(runs, io, { signal, drain: options.drain }, options.together !== false);
   await writeTable1(out, runs.map((run, i) => ({ strategy: run.label, outcome: outcomes[i] as RunOutcome, options: run.config.loop.strategyOptions })), (runs[0] as WorkloadRun).config.outputs.unusableWarnShare, io);

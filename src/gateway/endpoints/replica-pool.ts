@@ -219,12 +219,28 @@ function ceilingOf(states: Iterable<EndpointState>, pool: string, self: string):
   return ceiling;
 }
 
-/** Why a pool stopped: every replica was drained. */
+/**
+ * The proxies a pool's replicas are called through, as its message says them: ` called through the
+ * proxy http://proxy:3128 (from HTTP_PROXY)` when every replica goes through the same one, each
+ * replica's way when they differ (NO_PROXY leaving some out, or http and https replicas), nothing
+ * when every one is called directly. What to check then names the proxies too.
+ */
+function poolRoutes(urls: readonly string[]): { through: string; check: string } {
+  const routes = urls.map((url) => throughProxy(url).replace(/^ through/, ' called through'));
+  if (routes.every((route) => route === '')) return { through: '', check: 'the servers' };
+  const proxies = new Set(routes.filter((route) => route !== '')).size > 1 ? 'the proxies' : 'the proxy';
+  const check = `the servers and ${proxies} (if the servers are reached without ${proxies === 'the proxy' ? 'it' : 'them'}, add their hosts to NO_PROXY)`;
+  if (routes.every((route) => route === routes[0])) return { through: routes[0] ?? '', check };
+  return { through: ` (${urls.map((url, at) => `${url}${routes[at] === '' ? ' called directly' : routes[at]}`).join('; ')})`, check };
+}
+
+/** Why a pool stopped: every replica was drained. A proxy its replicas go through is named, as endpointDownError names one endpoint's. */
 function poolDownError(pool: string, request: CompletionRequest, describe: (error: unknown) => string, error: unknown): UserError {
+  const { through, check } = poolRoutes(request.endpoint.replicas ?? [pool]);
   return new UserError(
     'TMAS_ENDPOINT_DOWN',
-    `Every replica of the model endpoint pool ${pool} (${request.endpoint.model}) stays down; the last error was ${describe(error)}. The run stopped; ` +
-      'every completed call is kept in the store. Check the servers, then resume the run with --resume on its output directory.',
+    `Every replica of the model endpoint pool ${pool} (${request.endpoint.model})${through} stays down; the last error was ${describe(error)}. The run stopped; ` +
+      `every completed call is kept in the store. Check ${check}, then resume the run with --resume on its output directory.`,
     { cause: error },
   );
 }

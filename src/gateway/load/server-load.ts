@@ -6,6 +6,7 @@
  * `http://host:8000/v1` is read at `http://host:8000/metrics`.
  */
 import type { HttpTransport } from '../request/http-transport.ts';
+import { ByteBuilder } from '../reply/byte-builder.ts';
 
 /** One reading of a server's load. */
 export interface ServerLoad {
@@ -96,17 +97,15 @@ export async function metricsText(transport: HttpTransport, metricsUrl: string, 
     response.body.cancel();
     throw new Error(response.ok ? `larger than ${MAX_METRICS_BYTES / 2 ** 20} MiB` : `HTTP ${response.status}`);
   }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
+  const gathered = new ByteBuilder();
   for await (const chunk of response.body) {
-    size += chunk.byteLength;
-    if (size > MAX_METRICS_BYTES) {
+    if (gathered.length + chunk.byteLength > MAX_METRICS_BYTES) {
       response.body.cancel();
       throw new Error(`larger than ${MAX_METRICS_BYTES / 2 ** 20} MiB`);
     }
-    chunks.push(chunk);
+    gathered.push(chunk);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return gathered.text();
 }
 
 /**

@@ -12,6 +12,7 @@ import { ReplyError } from './reply-bounds.ts';
 import { unexpectedBody } from './unexpected-body.ts';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 import { fromWholeReply, type Reply } from './reply.ts';
+import { ByteBuilder } from './byte-builder.ts';
 
 /** A streamed request answered with JSON that is not a chat completion: the call fails at once (TMAS_NOT_STREAMED). */
 export class NotStreamedError extends Error {
@@ -45,20 +46,24 @@ const LEADING = new Set([0x20, 0x09, 0x0d, 0x0a, 0xef, 0xbb, 0xbf]);
  */
 export async function sortBody(body: AsyncIterable<Uint8Array>): Promise<SortedBody> {
   const chunks = body[Symbol.asyncIterator]();
-  const seen: Uint8Array[] = [];
+  // White space before the first event is gathered into one buffer (sent a byte a chunk, up to the reply's byte limit, it was
+  // an object per byte); made only when some comes in a chunk of its own, so a reply's first chunk is handed on uncopied.
+  let seen: ByteBuilder | null = null;
   for (;;) {
     const { done, value } = await chunks.next();
     // An empty body is no JSON: read as a stream, it holds no event (sse.ts).
-    if (done) return { json: false, body: rest(seen, chunks) };
-    seen.push(value);
+    if (done) return { json: false, body: rest(seen?.bytes() ?? null, chunks) };
     const first = value.findIndex((byte) => !LEADING.has(byte));
-    if (first >= 0) return { json: value[first] === OPEN_BRACE, body: rest(seen, chunks) };
+    if (first >= 0 && seen === null) return { json: value[first] === OPEN_BRACE, body: rest(value, chunks) };
+    seen ??= new ByteBuilder();
+    seen.push(value);
+    if (first >= 0) return { json: value[first] === OPEN_BRACE, body: rest(seen.bytes(), chunks) };
   }
 }
 
-/** The chunks already read, then the others; returning it stops the body. */
-function rest(seen: Uint8Array[], chunks: AsyncIterator<Uint8Array>): AsyncIterableIterator<Uint8Array, void> {
-  return new ChunksAfterSeen(seen, chunks);
+/** The bytes already read (null or empty: none), as one chunk, then the others; returning it stops the body. */
+function rest(seen: Uint8Array | null, chunks: AsyncIterator<Uint8Array>): AsyncIterableIterator<Uint8Array, void> {
+  return new ChunksAfterSeen(seen === null || seen.byteLength === 0 ? [] : [seen], chunks);
 }
 
 /**
@@ -100,7 +105,9 @@ export function fromJsonReply(text: string, headers: Headers): Reply {
   const value = parseBody(text, headers, 'a streamed request');
   refuseInBand(value, headers);
   const choice = (value as { choices?: unknown } | null)?.choices;
-  const message = Array.isArray(choice) ? (choice[0] as { message?: unknown } | undefined)?.message : undefined;
+  // A chunk's `delta` in place of the message (a stream aggregated into its last chunk) is read as one (reply.ts textField).
+  const first = Array.isArray(choice) ? (choice[0] as { message?: unknown; delta?: unknown } | undefined) : undefined;
+  const message = first?.message ?? first?.delta;
   if (typeof message === 'object' && message !== null) return fromWholeReply(value as ChatCompletion);
   // A chat completion without its choice is a broken reply, retried as one; the server can stream or not alike.
   if (Array.isArray(choice)) throw new ReplyError('malformed', `the server answered with a chat completion that holds no choice with a message: ${text.slice(0, 200)}`);

@@ -202,9 +202,3 @@ class BoundedChunks implements AsyncIterableIterator<Uint8Array, void> {
   }
 }
 
-/** Reads a whole bounded body into one buffer. */
-export async function readAll(body: AsyncIterable<Uint8Array>): Promise<Buffer> {
-  const chunks: Uint8Array[] = [];
-  for await (const chunk of body) chunks.push(chunk);
-  return Buffer.concat(chunks);
-}

@@ -42,6 +42,37 @@ function choiceTexts(choice: Choice, field: 'message' | 'delta'): MessageTexts {
 }
 
 /**
+ * The field a choice carries its texts in: `preferred` (a stream's `delta`,
+ * a whole reply's `message`) when it holds an object, else the other one
+ * when that does. A gateway that passes a whole reply on as one event of a
+ * stream (`object: "chat.completion"`) sends a `message`, and one that
+ * answers a request not streamed with a chunk's shape (the stream's last
+ * chunk, aggregated) a `delta`: read by the expected field alone, either was
+ * an empty answer, journaled and graded with nothing said. A chunk with both
+ * (Perplexity's, whose message holds the text so far) is read by its delta.
+ */
+function textField(choice: Choice, preferred: 'message' | 'delta'): 'message' | 'delta' {
+  const other = preferred === 'message' ? 'delta' : 'message';
+  const isObject = (value: unknown) => typeof value === 'object' && value !== null;
+  return !isObject(choice[preferred]) && isObject(choice[other]) ? other : preferred;
+}
+
+/**
+ * What a `message` in a stream adds to what the chunks before it brought. A
+ * message that starts with the text so far holds it (a whole completion sent
+ * as one event, a server that sends the text so far, a last chunk repeating
+ * the reply after its deltas): only its part past that is new. Read as more
+ * text, such a repeat was added to the deltas, the answer and reasoning
+ * written twice and their characters counted twice. One that does not is a
+ * piece of its own when the stream carries its text in messages (no delta
+ * brought any), and adds nothing after deltas: they are what was streamed.
+ */
+function unreadPart(texts: MessageTexts, read: ChoiceRead): MessageTexts {
+  const past = (whole: string, sofar: string) => (whole.startsWith(sofar) ? whole.slice(sofar.length) : read.deltaText ? '' : whole);
+  return { ...texts, content: past(texts.content, read.content.text()), reasoning: past(texts.reasoning, read.reasoning.text()) };
+}
+
+/**
  * The choice of `choices` numbered `index` (a server that numbers its only
  * choice otherwise: the first). A request sent with `n` above 1 (through
  * `--extra-body`) gets one choice per index, each in chunks of its own: read
@@ -114,13 +145,14 @@ export function fromWholeReply(response: ChatCompletion): Reply {
   if (!choice) throw new ReplyError('malformed', 'the response has no choices');
   const choices = (response.choices as unknown[]).length;
   const finish = readFinish(choice.finish_reason);
-  const texts = choiceTexts(choice, 'message');
+  const field = textField(choice, 'message');
+  const texts = choiceTexts(choice, field);
   const separated = separateReasoning(texts.content, texts.reasoningField === null ? null : { text: texts.reasoning, dialect: texts.reasoningField }, finish.reason === 'length');
   return {
     content: separated.content,
     reasoning: separated.reasoning,
     reasoningDialect: separated.dialect,
-    finishReason: finishOf(finish.reason, refuses(choice, 'message'), separated.content),
+    finishReason: finishOf(finish.reason, refuses(choice, field), separated.content),
     finishSaid: finish.said,
     usage: usageOfChoices(usageOf(response.usage), choices),
     model: modelOf(response),
@@ -186,6 +218,10 @@ class ChoiceRead {
   finished = false;
   /** Whether a delta carried the model's refusal (`refusal`). */
   refused = false;
+  /** Whether any chunk brought text (answer or reasoning) to this choice. */
+  hasText = false;
+  /** Whether a `delta` brought text to this choice (a `message` after it then repeats what was streamed). */
+  deltaText = false;
 
   constructor(readonly index: number) {}
 }
@@ -240,13 +276,16 @@ class StreamAssembly implements StreamState {
     const choice = read === null ? undefined : choiceOf(chunk.choices, read.index);
     let chars = 0;
     if (read !== null && choice) {
-      const texts = choiceTexts(choice, 'delta');
-      read.refused ||= refuses(choice, 'delta');
+      const field = textField(choice, 'delta');
+      const texts = field === 'message' ? unreadPart(choiceTexts(choice, field), read) : choiceTexts(choice, field);
+      read.refused ||= refuses(choice, field);
       if (texts.content !== '') chars += this.text(read.content, texts.content);
       if (texts.reasoningField !== null) {
         read.reasoningField ??= texts.reasoningField;
         if (texts.reasoning !== '') chars += this.text(read.reasoning, texts.reasoning);
       }
+      read.hasText ||= chars > 0;
+      read.deltaText ||= chars > 0 && field === 'delta';
       if (saysFinish(choice.finish_reason)) {
         read.finishReason = choice.finish_reason;
         read.finished ||= endsStream(choice.finish_reason);
@@ -257,7 +296,10 @@ class StreamAssembly implements StreamState {
       if (sofar !== null && this.others.size === 0) this.options.onUsage?.(sofar);
       else if (chars > 0) this.options.onUsage?.(null);
     }
-    if (said && this.finished) this.usageSinceFinish = true;
+    // A usage ends the stream at once in a chunk without text that holds no choice of the reply (vLLM's, SGLang's, OpenAI's
+    // usage chunk) or comes after its text (llama.cpp's finish chunk). One with text, or before any (a role's chunk), may be
+    // of a server that says its finish reason and its usage so far on every chunk: its first words, or none, were taken whole.
+    if (said && this.finished && chars === 0 && (choice === undefined || read?.hasText === true)) this.usageSinceFinish = true;
     return chars;
   }
 

@@ -4,7 +4,11 @@
  * said all a reply holds: a server or proxy that then keeps the connection
  * open without `[DONE]` held each call until `--timeout` (10 calls at
  * `--timeout 20` took 84 s). So a stream is whole at its end, at `[DONE]`,
- * at the first usage that comes with or after its finish reason, or
+ * at the first usage that comes with or after its finish reason in a chunk
+ * without text, past the reply's text or holding no choice of it (one with
+ * text, or a role's chunk before any, may be a chunk of a server that says
+ * "stop" and its usage so far on every chunk: its first words, or none, were
+ * taken whole), or
  * `FINISH_GRACE_MS` after its finish reason when no usage came since: the
  * usage chunk and `[DONE]` follow the finish reason in the same write on
  * the servers we know (vLLM, SGLang, the simulator), so the grace only
@@ -36,7 +40,7 @@ export interface StreamGrace {
 export interface StreamState {
   /** The chunks said a finish reason tmas knows (finish-reason.ts endsStream). */
   finished: boolean;
-  /** A usage came with the finish reason or after it. */
+  /** A usage came with the finish reason or after it, in a chunk without text, past the reply's text or holding no choice of it. */
   usageSinceFinish: boolean;
 }
 

@@ -40,7 +40,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { IncomingMessage } from 'node:http';
-import { readAll } from '../reply/reply-bounds.ts';
+import { ByteBuilder, readAll } from '../reply/byte-builder.ts';
 import { openAiErrorBody } from './error-body.ts';
 import { keyLeftBehind, withNote, type Redirect } from './redirects.ts';
 import { streamChunks } from './stream-chunks.ts';
@@ -285,14 +285,12 @@ function responseOf(url: URL, reply: IncomingMessage, request: http.ClientReques
 
 /** A whole body of at most `limit` bytes; past them it is let go (its connection dropped unless its rest comes at once), and AnswerTooLargeError thrown. */
 async function readWithin(body: AsyncIterable<Uint8Array>, limit: number): Promise<Buffer> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
+  const gathered = new ByteBuilder();
   for await (const chunk of body) {
-    size += chunk.byteLength;
-    if (size > limit) throw new AnswerTooLargeError(limit);
-    chunks.push(chunk);
+    if (gathered.length + chunk.byteLength > limit) throw new AnswerTooLargeError(limit);
+    gathered.push(chunk);
   }
-  return Buffer.concat(chunks);
+  return gathered.bytes();
 }
 
 /** The body's chunks, decompressed, up to `limit` bytes (then its end, the rest unread). */

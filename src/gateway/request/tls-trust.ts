@@ -49,7 +49,7 @@ export function tlsAdvice(error: unknown, baseUrl: string): string | null {
 }
 
 /** The words of every error in `error`'s chain of causes, joined. */
-function causeWords(error: unknown): string {
+export function causeWords(error: unknown): string {
   const words: string[] = [];
   for (let at: unknown = error, depth = 0; at instanceof Error && depth < 4; at = at.cause, depth++) words.push(at.message, String((at as NodeJS.ErrnoException).code ?? ''));
   return words.join(' ');

@@ -50,13 +50,18 @@ export interface CallShape {
   cap: number | undefined;
 }
 
+/** The seed of a call asked at `iteration`: a retry after unusable output is another request (another seed), journaled under its own key. */
+function seedOf(config: RunConfig, input: LlmInput, iteration: number, attempt: number): number {
+  const { problem, role, index } = input;
+  return attempt === 0 ? seedFor(config.loop.seed, problem, iteration, role, index) : seedFor(config.loop.seed, problem, iteration, role, index, attempt);
+}
+
 /** The seed, sampling and completion limit of a call. */
 export function shapeOf(deps: CallSettings, input: LlmInput): CallShape {
   const { config } = deps;
   const endpoint = endpointFor(input.endpoint, deps);
   const attempt = input.attempt ?? 0;
-  // A retry after unusable output is another request (another seed), journaled under its own key.
-  const seed = attempt === 0 ? seedFor(config.loop.seed, input.problem, input.iteration, input.role, input.index) : seedFor(config.loop.seed, input.problem, input.iteration, input.role, input.index, attempt);
+  const seed = seedOf(config, input, input.iteration, attempt);
   const { temperature: slotTemperature, ...rest } = config.roles.endpoints[input.endpoint].sampling;
   // A slot's own --…-temperature wins over the role's; other sampling fields go to the request only when set.
   const temperature = slotTemperature ?? input.temperature ?? null;
@@ -102,4 +107,15 @@ function keyFor(deps: Pick<CallSettings, 'config'>, input: LlmInput, shape: Call
   const prompt = fitKey({ ...task, encoding: tokenizer }, shape.prompt);
   const key = `${input.problem}/${input.iteration}/${input.role}/${input.index}/${hashOf({ model: endpoint.model, window, prompt, ...prefix, temperature, seed, ...(sampling === undefined ? {} : { sampling }), ...(cap === undefined ? {} : { cap }) })}`;
   return { window, key, budget, task };
+}
+
+/**
+ * The key the same call would have had, fitted into `window`, had it been asked at `iteration`: its
+ * request at that iteration differs only in the seed derived from it. A judge request is the same
+ * question about the same response whichever iteration asks it (machines/judge-stage.ts), so a fork
+ * looks it up under these keys too (journal-source.ts).
+ */
+export function keyAtIteration(deps: Pick<CallSettings, 'config'>, input: LlmInput, shape: CallShape, window: number, iteration: number): string {
+  const there = { ...input, iteration };
+  return keyFor(deps, there, { ...shape, keys: new Map(), seed: seedOf(deps.config, there, iteration, shape.attempt) }, window).key;
 }

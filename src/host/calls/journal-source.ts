@@ -22,16 +22,24 @@ export interface JournalSource {
   readonly answered: number;
   /** The call under `key`, copied into `into`'s journal when the source holds it; undefined otherwise. */
   answer(key: string, into: Store): Promise<CallAnswer | undefined>;
+  /**
+   * A judge call asked under `key` at `iteration` that the source asked at another iteration: the first
+   * of `elsewhere` (its keys there) the source holds, copied into `into`'s journal under `key`.
+   */
+  answerElsewhere(key: string, iteration: number, elsewhere: readonly string[], into: Store): Promise<CallAnswer | undefined>;
+  /** The iterations the source run was run to: where a call of its is looked up at other iterations. */
+  readonly iterations: number;
   /** Where the call asked under `asked` was answered in a smaller window, kept in `into` too when the source holds it (refit.ts). */
   refit(asked: string, into: Store): Promise<Refit | undefined>;
   close(): Promise<void>;
 }
 
 /** Reads through to the journal of an open store (a view of the source run's). */
-function sourceOf(dir: string, view: Store): JournalSource {
+function sourceOf(dir: string, view: Store, iterations: number): JournalSource {
   let answered = 0;
   return {
     dir,
+    iterations,
     get answered() {
       return answered;
     },
@@ -40,6 +48,17 @@ function sourceOf(dir: string, view: Store): JournalSource {
       if (record === undefined) return undefined;
       // Durable in the fork before its reply exists, as a sent call: a crash after this never asks DIR again.
       await into.putCall(record);
+      answered++;
+      return record;
+    },
+    async answerElsewhere(key, iteration, elsewhere, into) {
+      // One read of every key (a miss costs one getMany, not one get per iteration), then the record found, whole.
+      const stored = elsewhere.length === 0 ? [] : await view.calls().getMany([...elsewhere]);
+      const at = elsewhere[stored.findIndex((value) => value !== undefined)];
+      const record = at === undefined ? undefined : await view.getCall(at);
+      if (record === undefined) return undefined;
+      // Under the fork's key and iteration, so its resume and replay find it as a call of its own; `request` stays what was sent.
+      await into.putCall({ ...record, key, iteration, askedAs: record.key });
       answered++;
       return record;
     },
@@ -91,5 +110,12 @@ export async function openJournalSource(from: ForkedFrom, say: (line: string) =>
     await view.close();
     return gone(`holds another run now (${manifest?.run ?? 'none'}, not ${from.run})`);
   }
-  return sourceOf(from.dir, view);
+  return sourceOf(from.dir, view, iterationsOf(manifest.config));
+}
+
+/** The iterations a run's configuration was run to (its manifest's latest target), 0 when it names none. */
+function iterationsOf(config: unknown): number {
+  const loop = typeof config === 'object' && config !== null ? (config as { loop?: { maxIterations?: unknown } }).loop : undefined;
+  const iterations = loop?.maxIterations;
+  return typeof iterations === 'number' && Number.isSafeInteger(iterations) && iterations > 0 ? iterations : 0;
 }

@@ -19,7 +19,7 @@ import type { CallRanks } from './call-ranks.ts';
 import type { JournalSource } from './journal-source.ts';
 import { CONTEXT_MARGIN, shrunkWindow, statedWindow } from './context-errors.ts';
 import { createServerWindows, type ServerWindows } from './server-windows.ts';
-import { keyedAt, shapeOf, type CallShape, type Keyed } from './call-key.ts';
+import { keyAtIteration, keyedAt, shapeOf, type CallShape, type Keyed } from './call-key.ts';
 
 /** The calls of a run's process: answered from the journal, sent and journaled (issued), and sent and failed for good. */
 export interface CallCounts {
@@ -112,11 +112,27 @@ function answerOf(input: LlmInput, keyed: Keyed, attempt: number, contextErrors:
 /** The journal's answer to the call keyed so (its own journal's, else a forked run's), when it holds one within bounds. */
 async function journaledAt(deps: LlmCallDeps, input: LlmInput, shape: CallShape, keyed: Keyed): Promise<CallAnswer | null> {
   const { key, window } = keyed;
-  const journaled = (await deps.store.getCallAnswer(key)) ?? (deps.source ? await deps.source.answer(key, deps.store) : undefined);
+  const journaled = (await deps.store.getCallAnswer(key)) ?? (deps.source ? await sourceAnswer(deps, deps.source, input, shape, keyed) : undefined);
   if (!journaled || !withinBounds(deps, journaled, replyLimits(completionLimit(shape.cap, window, journaled.fit.promptTokens), completionLimit(undefined, window, journaled.fit.promptTokens)))) return null;
   deps.counters.reused++;
   if (input.grading !== true) deps.ranks.record(input.problem, journaled.usage.completionTokens);
   return journaled;
+}
+
+/**
+ * A forked run's answer to the call keyed so: under the same key, else, for a judge call, under the
+ * key the same request had at another iteration of the source run. A judge request is the same
+ * question about the same response whichever iteration asks it, and the iteration a candidate is
+ * judged at depends on the settings (majority's iteration t holds the first ⌊n(t+1)/T⌋ samples, so a
+ * fork to T = 3 of a run made to T = 2 judges sample 1 at iteration 1, where the run judged it at 0,
+ * with that iteration's seed): without this the fork paid again for every such verdict.
+ */
+async function sourceAnswer(deps: LlmCallDeps, source: JournalSource, input: LlmInput, shape: CallShape, keyed: Keyed): Promise<CallAnswer | undefined> {
+  const same = await source.answer(keyed.key, deps.store);
+  if (same !== undefined || input.grading !== true) return same;
+  const iterations = Array.from({ length: Math.max(source.iterations, deps.config.loop.maxIterations) }, (_, iteration) => iteration);
+  const elsewhere = iterations.filter((iteration) => iteration !== input.iteration).map((iteration) => keyAtIteration(deps, input, shape, keyed.window, iteration));
+  return source.answerElsewhere(keyed.key, input.iteration, elsewhere, deps.store);
 }
 
 /**

@@ -19,11 +19,25 @@ export const NEW_STORE_DIR = '.store-new';
  * read (a regular file, a folder without permission) is a user error naming --output-file.
  */
 export async function outputDirEntries(dir: string): Promise<string[]> {
-  return readdir(dir).catch((error: NodeJS.ErrnoException) => {
+  return readdir(dir).catch(async (error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return [];
-    const why = error.code === 'ENOTDIR' ? 'it is a file, not a directory' : error.message;
+    const why = error.code === 'ENOTDIR' ? await notADirectory(dir) : error.message;
     throw new UserError('TMAS_OUTPUT', `Cannot use the output directory ${dir}: ${why}. Choose another --output-file.`, { cause: error });
   });
+}
+
+/**
+ * Why `dir` is no directory (ENOTDIR): it is a file, or one of the folders
+ * above it is. Before, a file above it was said to be `dir` itself ("DIR/sub:
+ * it is a file"), naming a path that did not exist.
+ */
+async function notADirectory(dir: string): Promise<string> {
+  for (let at = path.resolve(dir); path.dirname(at) !== at; at = path.dirname(at)) {
+    const found = await stat(at).catch(() => null);
+    if (found === null || found.isDirectory()) continue;
+    return at === path.resolve(dir) ? 'it is a file, not a directory' : `${at}, on its path, is a file, not a directory`;
+  }
+  return 'it is not a directory';
 }
 
 /** Makes sure a new run may write into `dir`: absent, empty, or left by a run stopped before it started. */

@@ -110,6 +110,22 @@ async function checkWritable(file: string): Promise<void> {
 }
 
 /**
+ * Refuses, before a command's work, files it could not write at its end
+ * (TMAS_OUTPUT, naming the file and `advice`): one that is a folder, or whose
+ * folder exists and is not writable. A folder not made yet is made later, and
+ * its own failure named then. Checked only at the end, a resume or a table
+ * ran every call it had to (hours, for a table) and then stopped without its
+ * results, or its table and report.
+ */
+export async function checkOutputPlaces(files: readonly string[], advice: string): Promise<void> {
+  for (const file of files) {
+    const folder = path.dirname(path.resolve(file));
+    if ((await stat(folder).catch(() => null)) === null) continue;
+    await checkWritable(file).catch((error: unknown) => Promise.reject(outputError(file, error, advice)));
+  }
+}
+
+/**
  * Starts writing `file` under its temporary name (partialName), after the
  * stale temporary files of its folder are removed. Fails at once, with
  * TMAS_OUTPUT, when its folder is missing or cannot be written; the temporary

@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createOutputFile, type OutputFile } from './output-file.ts';
+import { checkOutputPlaces, createOutputFile, type OutputFile } from './output-file.ts';
 import type { RunConfig } from '../../settings/config.ts';
 import { evaluationRecord } from './evaluation-record.ts';
 import { STRATEGIES } from '../../../machines/strategies/index.ts';
@@ -28,6 +28,11 @@ import { METRICS_VERSION } from '../../kernel/metrics-version.ts';
 /** What to do when the run directory cannot take its outputs (a full disk and a file size limit say their own first step). */
 const RETRY = 'write them again from the store with tmas run --resume';
 const ADVICE = `fix the folder, then ${RETRY}`;
+
+/** Refuses a run whose results.jsonl or metrics.json could not be written at its end (a folder in its place, a read-only directory), before its calls; `retry` says how to go on once the folder is fixed. */
+export async function checkOutputsWritable(outputDir: string, retry = RETRY): Promise<void> {
+  await checkOutputPlaces([path.join(outputDir, 'results.jsonl'), path.join(outputDir, 'metrics.json')], `fix the folder, then ${retry}`);
+}
 
 /** Writes results.jsonl and metrics.json into the output directory. */
 export async function writeOutputs(options: {

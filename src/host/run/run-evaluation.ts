@@ -33,7 +33,7 @@ import type { Problem } from '../../input/problems.ts';
 import { resumedMetricsCollector, runMetricsFromLog } from '../../observers/log-metrics.ts';
 import { countUnsentCalls, unsentCallWarnings } from '../../observers/unsent-calls.ts';
 import { ENDPOINT_SLOTS, type Envelope } from '../../kernel/protocol.ts';
-import { writeOutputs } from '../outputs/outputs.ts';
+import { checkOutputsWritable, writeOutputs } from '../outputs/outputs.ts';
 import { beforeStore, eitherSignal, whenStopped } from './run-stop.ts';
 import { stopOnceJournaled, whenDrained, type RunDrain } from './run-drain.ts';
 import { createCallsInFlight } from '../calls/calls-in-flight.ts';
@@ -189,6 +189,8 @@ function warnSelfJudging(config: RunConfig, simulated: boolean, io: RunIO): void
  * stop a run before anything is written. A stop meanwhile ends the start with nothing written.
  */
 async function startUp(config: RunConfig, secrets: Secrets, problems: Problem[], io: RunIO, options: RunOptions, cleanups: Cleanups) {
+  // A resume whose outputs could not be written at its end stops before its first call, not after its last.
+  if (options.resume === true) await checkOutputsWritable(config.outputs.dir);
   // Before the run has a store no call of its own is in flight: the first Ctrl-C stops the start at once.
   const stop = eitherSignal(options.signal, options.drain?.signal);
   const pool = options.shared?.pool ?? lendPool({ encoding: config.context.tokenizer, digest: config.context.tokenizerDigest });

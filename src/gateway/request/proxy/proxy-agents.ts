@@ -79,6 +79,16 @@ export class ProxyRefusedError extends Error {
   }
 }
 
+/**
+ * What to add when the variable named no port for an http:// proxy: tmas then calls 80, the scheme's own, as Python's
+ * requests and httpx (the openai client), Node and Go do, where curl calls 1080; so a proxy that curl, given the same
+ * variable, reaches is not reached here, and the port written in the variable settles it for every tool.
+ */
+function omittedPortAdvice(route: ProxyRoute): string {
+  if (!route.portOmitted || route.proxy.protocol !== 'http:') return '';
+  return `${route.variable} names no port, so port 80 was called, as Python's requests and the openai client call it (curl calls 1080): write the port the proxy listens on (${route.variable}=http://${route.proxy.host}:PORT); `;
+}
+
 /** A proxy that could not be reached, or closed the connection before the tunnel opened. */
 export class ProxyUnreachableError extends Error {
   constructor(
@@ -91,7 +101,7 @@ export class ProxyUnreachableError extends Error {
     const what = code === undefined ? `failed before the tunnel to ${target} opened` : 'cannot be reached';
     super(
       `the proxy ${route.shown} (from ${route.variable}) ${what} (${said}): check that the proxy runs and that ${route.variable} names its host and port; ` +
-        'if the endpoint can be reached without the proxy, add its host to NO_PROXY',
+        `${omittedPortAdvice(route)}if the endpoint can be reached without the proxy, add its host to NO_PROXY`,
       { cause },
     );
     this.name = 'ProxyUnreachableError';

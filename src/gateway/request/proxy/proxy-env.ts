@@ -26,6 +26,12 @@ export interface ProxyRoute {
   readonly variable: string;
   /** The proxy as messages show it: scheme, host and port, never its credentials. */
   readonly shown: string;
+  /**
+   * Whether the variable named no port, so the scheme's own (80 for http://, 443 for https://) is called, as Python's
+   * urllib, requests and httpx (the openai client), Node and Go call it; curl alone calls 1080 for an http:// proxy, so a
+   * proxy that curl reaches and tmas does not is said to be one (proxy-agents.ts).
+   */
+  readonly portOmitted: boolean;
 }
 
 /** The variables that may name the proxy of an endpoint of `protocol`, the one that wins first (lower case first, as curl and requests read them). */
@@ -59,6 +65,13 @@ export function withoutPassword(value: string): string {
 function shownProxy(proxy: URL): string {
   const port = proxy.port !== '' ? proxy.port : proxy.protocol === 'https:' ? '443' : '80';
   return `${proxy.protocol}//${proxy.hostname}:${port}`;
+}
+
+/** Whether a proxy URL as written names its port: `new URL` drops one equal to its scheme's default (`http://proxy:80`). */
+function writesPort(written: string): boolean {
+  const authority = written.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').split(/[/?#]/, 1)[0] ?? '';
+  const host = authority.slice(authority.lastIndexOf('@') + 1);
+  return /:\d+$/.test(host.startsWith('[') ? host.slice(host.indexOf(']') + 1) : host);
 }
 
 /** The proxy URL `value` names (a bare `host:port` is an http:// proxy, as curl and requests read it); a UserError naming `variable` when it is none tmas can use. */
@@ -108,7 +121,7 @@ export function proxyRoute(url: URL, env: NodeJS.ProcessEnv = process.env): Prox
   const noProxy = firstSet(env, ['no_proxy', 'NO_PROXY']);
   if (noProxy !== null && bypassesProxy(url, noProxy.value)) return null;
   const proxy = parsedProxy(named.name, named.value);
-  return { proxy, variable: named.name, shown: shownProxy(proxy) };
+  return { proxy, variable: named.name, shown: shownProxy(proxy), portOmitted: proxy.port === '' && !writesPort(named.value) };
 }
 
 /** What a message about the endpoint at `baseUrl` says of its proxy: ` through the proxy http://proxy:3128 (from HTTPS_PROXY)`, or nothing for a direct call. */
