@@ -99,6 +99,28 @@ describe('a value for the other case after the answer', () => {
   });
 });
 
+describe('remarks after an answer that offer no other value', () => {
+  // Each was graded unsure against its right 12 (and the first, with a wrong reference 13, unsure, not different).
+  it('keeps an answer whose "otherwise" names another quantity', () => {
+    expectReplies(['We check. So the answer is $\\boxed{12}$ (otherwise the product would be $0$).', 'We check. The answer is $12$ (otherwise the sum would be $0$).'], { 12: 'equal', 13: 'different' });
+  });
+
+  it('keeps an answer whose granted or doubted value is settled in the same sentence', () => {
+    expectReplies(
+      [
+        'We check. The answer is $12$. Although $13$ looks plausible at first glance, it fails the second condition.',
+        'We check. The answer is $\\boxed{12}$.\n\n(At first I was not sure whether $n = 1$ should be included, but it gives no solution.)',
+        'We check. So the answer is $\\boxed{12}$. I was unsure about $n = 0$ initially, but the problem says positive integers.',
+      ],
+      { 12: 'equal', 13: 'different' },
+    );
+  });
+
+  it('keeps an answer after a denied "overcounted"', () => {
+    expectReplies(['We check. The answer is $\\boxed{12}$. We never overcounted: each of the $3$ cases was disjoint.', "We check. The answer is $\\boxed{12}$. We haven't double-counted, since the $2$ orientations were divided out."], { 12: 'equal' });
+  });
+});
+
 describe('an unannounced answer reopened on a condition', () => {
   it('is unsure, never equal to the conditional value', () => {
     // Read as the last math, the conditional 13 was graded equal to a reference 13, sure of it.

@@ -123,10 +123,19 @@ const ALTERNATIVE_REACH = 200;
  * seems large, it is right" offer no other answer.
  */
 export function offersOtherValue(sentence: string, answer: string): boolean {
-  const offered = OTHER_READING.exec(sentence)?.[1] ?? POSSIBLE_OTHER.exec(sentence)?.[1] ?? DOUBTED_OTHER.exec(sentence)?.[1];
+  const granted = POSSIBLE_OTHER.exec(sentence) ?? DOUBTED_OTHER.exec(sentence);
+  // "Although $9$ looks plausible at first, it fails", "I was unsure about $n = 0$ initially, but …": settled at once.
+  const settled = granted !== null && (SETTLED_LATER.test(sentence) || SETTLED_AFTER.test(sentence.slice(granted.index + granted[0].length)));
+  const offered = OTHER_READING.exec(sentence)?.[1] ?? (settled ? undefined : granted?.[1]);
   const squeezed = (tex: string): string => tex.replace(/[\s$]+/g, '').replace(/^[a-zA-Z]=/, '');
   return offered !== undefined && squeezed(offered) !== squeezed(answer);
 }
+
+/** A doubt or a grant of a value that the reply had only for a while: "at first", "initially". */
+const SETTLED_LATER = /\b(?:at\s+first|initially|originally|for\s+a\s+moment)\b/i;
+
+/** Words after a granted or doubted value that settle it in the same sentence: ", but it fails", "it violates …". */
+const SETTLED_AFTER = /\b(?:but|yet|however|fails?|violates?|excluded|ruled\s+out|rejected|impossible)\b/i;
 
 /** "if the problem meant …", "if order matters", "if the balls are distinguishable", then the value that reading gives. */
 const OTHER_READING =

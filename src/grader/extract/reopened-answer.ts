@@ -15,10 +15,10 @@ import { offersOtherValue } from './offered-alternative.ts';
 
 /**
  * Words that reopen an answer already given: "Wait, I made an error", "Actually, we missed two cases", "Hmm, let me
- * recheck", "But I realize this counts each pair twice, so it is 6".
+ * recheck", "But I realize this counts each pair twice, so it is 6"; not when denied ("We never overcounted: …").
  */
 const REOPENS =
-  /\b(?:wait|actually|hmm+|oops|mistake|error|wrong|incorrect|re-?check|reconsider|correction|on\s+second\s+thought|realiz(?:e|ed)|miscount(?:ed)?|overcount(?:ed|s)?|double[-\s]count(?:ed|s)?|overlooked|forgot)\b/i;
+  /\b(?:wait|actually|hmm+|oops|mistake|error|wrong|incorrect|re-?check|reconsider|correction|on\s+second\s+thought|(?<!(?:\bnever|\bnot|n't|\bno|\bwithout)\s+)(?:realiz(?:e|ed)|miscount(?:ed)?|overcount(?:ed|s)?|double[-\s]count(?:ed|s)?|overlooked|forgot))\b/i;
 
 /**
  * Whether a response reopens its answer, or adds another, after giving it: after its last box or announcement,

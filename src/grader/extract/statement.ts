@@ -48,7 +48,7 @@ export const ALTERNATIVE =
 export const BOUND_AFTER = /^(?:\+(?=\s*(?:$|[.,;:!)]))|\s*or\s+(?:(?:more|less)(?!\s+(?:precisely|exactly|simply|accurately|formally|concisely|compactly|explicitly|generally))|fewer|greater|higher|lower|larger|smaller|above|below|so|thereabouts)\b|\s*(?:and|or)\s+(?:up|above|over|beyond)\b)/i;
 
 export const OTHERWISE_ANOTHER =
-  /^(?![\s(]*not\b)[^.\n]{0,120}?(?<!\b(?:since|as|because|for|or)\s+)\b(?:otherwise|else|if\s+not)\b\s*,?\s*(?:(?:it|this|that|the\s+\w+(?:\s+\w+)?)\s+(?:is|would\s+be|becomes)\s+)?(?:\$|\\[([]|-?\d)/i;
+  /^(?![\s(]*not\b)[^.\n]{0,120}?(?<!\b(?:since|as|because|for|or)\s+)\b(?:otherwise|else|if\s+not)\b\s*,?\s*(?:(?:it|this|that|the\s+(?:answer|count|number|result|total|value))\s+(?:is|would\s+be|becomes)\s+)?(?:\$|\\[([]|-?\d)/i;
 
 /** Words after the answer that add another value to it: "; moreover $x = 2$ …", ", and also $x = 2$ works". */
 const ADDS_ANOTHER = /^[\s*]*[,;]\s*(?:moreover|furthermore|additionally|in\s+addition|and\s+also|also)\b[^.\n]*?(?:\$|\\[([]|\d)/i;
