@@ -116,6 +116,21 @@ describe('remarks after an answer that offer no other value', () => {
     );
   });
 
+  it('keeps an answer after "realize", "forgot" or "overlooked" that finds no fault', () => {
+    expectReplies(
+      [
+        'We check. The answer is $12$. I realize the approach in step $2$ was roundabout, but it is correct.',
+        'We check. The answer is $12$. I forgot to mention that $n = 1$ trivially works as a base case.',
+        'We check. The answer is $12$. (I overlooked nothing: all $3$ cases were covered.)',
+      ],
+      { 12: 'equal', 13: 'different' },
+    );
+  });
+
+  it('keeps an answer whose "and up" or "or so" opens a clause of its own', () => {
+    expectReplies(['We check. The answer is $12$ and up to symmetry there is one configuration.', 'We check. The answer is $12$ or so I believe, having checked all cases.'], { 12: 'equal', 13: 'different' });
+  });
+
   it('keeps an answer after a denied "overcounted"', () => {
     expectReplies(['We check. The answer is $\\boxed{12}$. We never overcounted: each of the $3$ cases was disjoint.', "We check. The answer is $\\boxed{12}$. We haven't double-counted, since the $2$ orientations were divided out."], { 12: 'equal' });
   });

@@ -14,11 +14,20 @@ import { sentencesOf } from './segments.ts';
 import { offersOtherValue } from './offered-alternative.ts';
 
 /**
+ * A fault found in the working, not the words alone: "I realize this counts each pair twice", "we forgot to count",
+ * "I overlooked one case". Alone, "I realize the approach was roundabout, but it is correct", "I forgot to mention
+ * that …" and "I overlooked nothing" reopened right answers.
+ */
+const FAULT_FOUND = String.raw`realiz(?:e|ed)\s+(?:that\s+)?(?:this|it|we|I)\s+(?:counts?|counted|miss(?:ed|es)?|overcounts?|double|(?:is|was)\s+(?:wrong|incorrect|off))|forgot\s+(?:to\s+(?:count|include|add|subtract|consider|exclude)|(?:the|a|one|two|some)\s+cases?)|overlooked\s+(?:the|a|one|two|some)\s+(?:cases?|solutions?|possibilit(?:y|ies))`;
+
+/**
  * Words that reopen an answer already given: "Wait, I made an error", "Actually, we missed two cases", "Hmm, let me
  * recheck", "But I realize this counts each pair twice, so it is 6"; not when denied ("We never overcounted: …").
  */
-const REOPENS =
-  /\b(?:wait|actually|hmm+|oops|mistake|error|wrong|incorrect|re-?check|reconsider|correction|on\s+second\s+thought|(?<!(?:\bnever|\bnot|n't|\bno|\bwithout)\s+)(?:realiz(?:e|ed)|miscount(?:ed)?|overcount(?:ed|s)?|double[-\s]count(?:ed|s)?|overlooked|forgot))\b/i;
+const REOPENS = new RegExp(
+  String.raw`\b(?:wait|actually|hmm+|oops|mistake|error|wrong|incorrect|re-?check|reconsider|correction|on\s+second\s+thought|(?<!(?:\bnever|\bnot|n't|\bno|\bwithout)\s+)(?:miscount(?:ed)?|overcount(?:ed|s)?|double[-\s]count(?:ed|s)?|${FAULT_FOUND}))\b`,
+  'i',
+);
 
 /**
  * Whether a response reopens its answer, or adds another, after giving it: after its last box or announcement,

@@ -43,9 +43,10 @@ export const ALTERNATIVE =
  */
 /**
  * Words after a value that make it a bound: "12 or more", "$12$ or fewer", "12 or so", "12+". Reduced to its number,
- * "The answer: 12 or more." was graded equal to a reference 12, sure of it.
+ * "The answer: 12 or more." was graded equal to a reference 12, sure of it. "so", "up", "above" end their clause:
+ * "12 and up to symmetry …", "12 or so I believe" bound nothing.
  */
-export const BOUND_AFTER = /^(?:\+(?=\s*(?:$|[.,;:!)]))|\s*or\s+(?:(?:more|less)(?!\s+(?:precisely|exactly|simply|accurately|formally|concisely|compactly|explicitly|generally))|fewer|greater|higher|lower|larger|smaller|above|below|so|thereabouts)\b|\s*(?:and|or)\s+(?:up|above|over|beyond)\b)/i;
+export const BOUND_AFTER = /^(?:\+(?=\s*(?:$|[.,;:!)]))|\s*or\s+(?:(?:more|less)(?!\s+(?:precisely|exactly|simply|accurately|formally|concisely|compactly|explicitly|generally))|fewer|greater|higher|lower|larger|smaller|above|below)\b|\s*(?:or\s+(?:so|thereabouts)|(?:and|or)\s+(?:up|above|over|beyond))(?=\s*(?:$|[.,;:!)])))/i;
 
 export const OTHERWISE_ANOTHER =
   /^(?![\s(]*not\b)[^.\n]{0,120}?(?<!\b(?:since|as|because|for|or)\s+)\b(?:otherwise|else|if\s+not)\b\s*,?\s*(?:(?:it|this|that|the\s+(?:answer|count|number|result|total|value))\s+(?:is|would\s+be|becomes)\s+)?(?:\$|\\[([]|-?\d)/i;
