@@ -70,3 +70,25 @@ describe('an answer restated as another value right after it', () => {
     );
   });
 });
+
+describe('an answer restated as a decimal that rounds it', () => {
+  it('stays equal: the decimal is the answer rounded at its last digit, not a second value', () => {
+    // Each was unsure against the right 4/9: the rounded decimal was read as a hedge or a contradicting restatement.
+    expectReplies(
+      [
+        'We work.\n\nThe answer is $\\boxed{\\frac{4}{9}}$ — or $0.444444$ as a decimal.',
+        'We work.\n\nThe answer is $\\boxed{\\frac{4}{9}}$, or $0.4444$.',
+        'We work.\n\nThe answer is $\\frac{4}{9}$, which is $0.4444$.',
+        'We work.\n\nSo the probability is $\\boxed{\\frac{4}{9}}$, i.e., $0.444$.',
+        'We work.\n\nThe answer is $\\frac{4}{9}$ — or $0.4444$ as a decimal.',
+        'We work.\n\nThe answer is $\\frac{4}{9}$, or $0.4444$ as a decimal.',
+        'We work.\n\nThe answer is $\\frac{4}{9}$, or $0.444$ in decimal form.',
+      ],
+      { '\\frac{4}{9}': 'equal', '\\frac{5}{9}': 'different' },
+    );
+  });
+
+  it('is unsure where the decimal rounds another value', () => {
+    expectReplies(['We work.\n\nThe answer is $\\frac{4}{9}$, or $0.45$ as a decimal.', 'We work.\n\nThe answer is $\\boxed{\\frac{4}{9}}$, which is $0.45$.', 'We work.\n\nThe answer is $\\boxed{\\frac{4}{9}}$, or perhaps $0.45$.'], { '\\frac{4}{9}': 'not equal' });
+  });
+});

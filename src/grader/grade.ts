@@ -24,6 +24,7 @@ import { parseTop } from './parse/parse.ts';
 import { otherReadings, type Reading } from './parse/readings.ts';
 import { printAnswer } from './compare/print.ts';
 import { restatedQuantity } from './extract/restated-quantity.ts';
+import { toDecimal } from './math/decimals.ts';
 import { canonicalWords, type Worded } from './parse/words.ts';
 import { resolveOptions, type Answer, type Grade, type GradeContext, type GradeOptions, type Verdict } from './parse/types.ts';
 
@@ -146,15 +147,25 @@ function inContext(verdict: Verdict, g: Prepared, p: Prepared, options: GradeOpt
   const final = context?.response === undefined ? '' : afterReasoning(context.response);
   if (endsInOpenBox(final) || lastBoxInsideValue(final)) return 'unsure';
   // "$\boxed{12}$, or perhaps $13$": a hedge between the box and another value (offered-alternative.ts).
-  if (alternativeAfterLastBox(final, (offered, box) => gradeAnswer(offered, box, options).verdict === 'equal')) return 'unsure';
+  if (alternativeAfterLastBox(final, (offered, box) => restatesValue(offered, box, options))) return 'unsure';
   // "So $\boxed{12}$. Wait, I made an error: the count is 14.": the answer given is not the last word.
   if (context?.response !== undefined && reopensAnswer(context.response)) return 'unsure';
   // "$\frac{1}{4}$, which is $20\%$": an answer restated as another value contradicts itself (restatement-after.ts).
   const restated = verdict === 'equal' ? restatementAfterAnswer(final) : null;
-  if (restated !== null && gradeAnswer(restated, g.cleaned, options).verdict !== 'equal') return 'unsure';
+  if (restated !== null && !restatesValue(restated, g.cleaned, options)) return 'unsure';
   const asked = context?.question === undefined ? null : askedForm(context.question);
   if (verdict === 'equal' && asked !== null && !sameForm(g, p)) return 'unsure';
   return verdict;
+}
+
+/**
+ * Whether `offered`, written after an answer, restates `value`: the same value, or a decimal that is it rounded at its
+ * last written digit ("$\\frac{4}{9}$, which is $0.4444$"; the decimal policy grades that pair unsure, and read as
+ * a second value it made a right answer unsure).
+ */
+function restatesValue(offered: string, value: string, options: GradeOptions | undefined): boolean {
+  const verdict = gradeAnswer(offered, value, options).verdict;
+  return verdict === 'equal' || (verdict === 'unsure' && toDecimal(cleanLatex(offered)) !== null);
 }
 
 /** More than one final answer, and not all the same value. */

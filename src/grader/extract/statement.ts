@@ -26,6 +26,15 @@ const STATEMENT_WINDOW = 2000;
 const QUALIFIER = /^[\s*]*,?\s*(?:for\s+(?:some|all|every|any|each)|where|with|whenever|when|if|provided|unless|as\s+long\s+as|only\s+if|except\s+(?:when|if))\b/i;
 
 /**
+ * A value offered after "or" with the notation it is written in: "— or $0.0625$ as a decimal", ", or $25\%$ as a
+ * percentage". A restatement, not a hedge (restatement-after.ts reads it and grade.ts checks it is the same value).
+ */
+export const IN_NOTATION_AFTER = String.raw`(?:\$[^$\n]{1,40}\$|-?\d[\d.,]*%?)\s+(?:as\s+a\s+(?:decimal|fraction|percentage|percent)|in\s+(?:decimal\s+form|lowest\s+terms|simplest\s+form))\b`;
+
+/** The answer's value restated next in another notation: ", or $0.0625$ as a decimal". */
+const NOTATION_NEXT = new RegExp(String.raw`^\s*[,—–]\s*or\s+${IN_NOTATION_AFTER}`, 'i');
+
+/**
  * Words that offer another value after the answer: "or possibly $13$", "(perhaps $13$)",
  * "for $n \ge 3$, or $0$ otherwise", "though it could be $13$", "although $13$ also seems plausible": right after it, or
  * after a comma, a parenthesis or a dash close by ("$12$ — or $13$ if we include zero"; without the dash, 12 was graded
@@ -33,8 +42,10 @@ const QUALIFIER = /^[\s*]*,?\s*(?:for\s+(?:some|all|every|any|each)|where|with|w
  * "or approximately $0.866$", "(or equivalently $\frac{24}{2}$)" restate the answer rather than
  * offer another: read as an alternative, a right \frac{\sqrt3}{2} was graded different, sure of it.
  */
-export const ALTERNATIVE =
-  /^(?:[\s(*—–]*|[^.\n]{0,40}?[,;(—–]\s*)(?:or(?![\s,]*(?:equivalently|approximately|approx\b|about|roughly|around|nearly|almost|in\s+decimal|as\s+a\s+decimal|\$?\s*\\approx|≈))|perhaps|possibly|maybe|(?:though|although|but)\s+it\s+(?:could|might|may)\s+(?:also\s+)?be|(?:though|although|but)(?=\s+(?:\$[^$\n]{1,40}\$|\d[\d.,]*)\s+(?:also\s+|too\s+)?(?:seems|looks|might|could|may|would|is\s+(?:also|possible|plausible)|remains\s+possible)\b))\b[^.\n]*?(?:\$|\\[([]|\d)/i;
+export const ALTERNATIVE = new RegExp(
+  String.raw`^(?:[\s(*—–]*|[^.\n]{0,40}?[,;(—–]\s*)(?:or(?![\s,]*(?:equivalently|approximately|approx\b|about|roughly|around|nearly|almost|in\s+decimal|as\s+a\s+decimal|\$?\s*\\approx|≈)|\s*${IN_NOTATION_AFTER})|perhaps|possibly|maybe|(?:though|although|but)\s+it\s+(?:could|might|may)\s+(?:also\s+)?be|(?:though|although|but)(?=\s+(?:\$[^$\n]{1,40}\$|\d[\d.,]*)\s+(?:also\s+|too\s+)?(?:seems|looks|might|could|may|would|is\s+(?:also|possible|plausible)|remains\s+possible)\b))\b[^.\n]*?(?:\$|\\[([]|\d)`,
+  'i',
+);
 
 /**
  * Words after the answer that give another value in the other case: "12 (if rotations count as distinct; otherwise 3)",
@@ -117,7 +128,8 @@ function mathStatement(rest: string, segments: readonly Segment[]): string {
   const ends = [first.end];
   for (const next of segments.slice(1)) {
     const gap = rest.slice(ends[ends.length - 1], next.start);
-    if (!JOINER.test(gap) || /\n\s*\n/.test(gap)) break;
+    // "$\frac{1}{16}$, or $0.0625$ as a decimal": the answer restated, checked by grade.ts, not a second value.
+    if (!JOINER.test(gap) || /\n\s*\n/.test(gap) || NOTATION_NEXT.test(rest.slice(ends[ends.length - 1] ?? 0))) break;
     ends.push(next.end);
   }
   const closes = (at: number): boolean => {
