@@ -31,6 +31,10 @@ const RUNAWAYS: Array<[string, string]> = [
   ['nested braces', '{{{{{}}}}}'],
   ['a box that never closes its braces', '\\boxed{{{{{'],
   ['LaTeX without a space', '\\frac{\\sqrt{a}}{b^{2}}\\cdot'],
+  // A run of spaces: the heading of an announcement and the split of a sentence at its cases tried every run from
+  // each of its starts (a second for 20,000 spaces, minutes for 1 MB).
+  ['spaces that never end', '    '],
+  ['struck values in a row', '$\\cancel{12}$ '],
 ];
 
 describe('the grade of a response that loops until its window is full', () => {

@@ -10,8 +10,9 @@
  * grade told apart (sums 3 and 4 of the same roots) counted as one answer.
  */
 import { afterReasoning } from './extract/extract.ts';
-import { askedClause, labelledClauses } from './extract/labelled-clauses.ts';
+import { askedClause, labelledClauses, type LabelledClause } from './extract/labelled-clauses.ts';
 import { countAndList } from './extract/count-and-list.ts';
+import { askedQuantity, namedQuantities } from './extract/named-quantities.ts';
 import type { GradeContext } from './parse/types.ts';
 
 /** "How many …", "Find the number of …": a question whose answer is a count, so that "no such n" answers 0. */
@@ -41,6 +42,12 @@ export function askedAnswer(extracted: string | null, context: GradeContext | un
     // "There are $3$ such $n$: $1, 2, 5$." read as its list: the count, where the question asks how many (count-and-list.ts).
     const counted = countAndList(final);
     if (counted !== null && asksHowMany(context.question) && squeezed(counted.list) === squeezed(extracted)) return counted.count;
+    // "5 units wide and 3 units tall": the value of the quantity the question names ("the width"), if it names one.
+    const quantities = namedQuantities(extracted);
+    if (quantities !== null) return askedQuantity(quantities, context.question) ?? extracted;
+    // "So $x = 5$ and $y = 3$." read as "x = 5, y = 3": the value of the letter the question asks for ("Find $x$.").
+    const letters = letterValues(extracted);
+    if (letters !== null) return askedClause(letters, context.question)?.value ?? extracted;
     const clauses = labelledClauses(final);
     if (clauses === null || !clauses.some((clause) => squeezed(clause.value) === squeezed(extracted))) return extracted;
     return askedClause(clauses, context.question)?.value ?? extracted;
@@ -48,4 +55,21 @@ export function askedAnswer(extracted: string | null, context: GradeContext | un
     // A response the clauses cannot be read in gives its extracted answer.
     return extracted;
   }
+}
+
+/** "x = 5, y = 3": values each under a letter of its own, none holding a comma. */
+const LETTER_VALUES = /^\s*[a-zA-Z]\s*=\s*[^,=]+(?:,\s*[a-zA-Z]\s*=\s*[^,=]+)+$/;
+
+/**
+ * The values of an extracted answer that states each under its own letter, as clauses named by their letters
+ * (labelled-clauses.ts); null for any other answer, or a letter named twice ("x = 1, x = 2" is a list of solutions).
+ * Read as a whole, "x = 5, y = 3" was graded different from the right 5 where the question asked for $x$, sure of it.
+ */
+function letterValues(extracted: string): LabelledClause[] | null {
+  if (extracted.length > 400 || !LETTER_VALUES.test(extracted)) return null;
+  const clauses = extracted.split(',').map((part) => {
+    const [letter = '', value = ''] = part.split('=').map((side) => side.trim());
+    return { label: `$${letter}$`, value, counts: false };
+  });
+  return new Set(clauses.map((clause) => clause.label)).size === clauses.length ? clauses : null;
 }

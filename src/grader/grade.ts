@@ -10,6 +10,7 @@ import { AnswerComparer, textKey } from './compare/compare.ts';
 import { endsInOpenBox, lastBoxInsideValue } from './extract/boxes.ts';
 import { afterReasoning, finalAnswers } from './extract/extract.ts';
 import { reopensAnswer } from './extract/reopened-answer.ts';
+import { restatementAfterAnswer } from './extract/restatement-after.ts';
 import { alternativeAfterLastBox } from './extract/offered-alternative.ts';
 import { askedAnswer, asksHowMany } from './asked-answer.ts';
 import { formKey } from './compare/form-key.ts';
@@ -22,6 +23,8 @@ import { otherBaseThanAsked } from './compare/numeral-base.ts';
 import { parseTop } from './parse/parse.ts';
 import { otherReadings, type Reading } from './parse/readings.ts';
 import { printAnswer } from './compare/print.ts';
+import { restatedQuantity } from './extract/restated-quantity.ts';
+import { toDecimal } from './math/decimals.ts';
 import { canonicalWords, type Worded } from './parse/words.ts';
 import { resolveOptions, type Answer, type Grade, type GradeContext, type GradeOptions, type Verdict } from './parse/types.ts';
 
@@ -52,6 +55,8 @@ function toAnswer(worded: Worded): Answer {
 function prepare(raw: string): Prepared {
   const hit = prepared.get(raw);
   if (hit !== undefined) return hit;
+  const restated = restatedPrepared(raw);
+  if (restated !== null) return remember(prepared, raw, restated);
   const cleaned = cleanLatex(raw.length > MAX_PARSED_LENGTH * 4 ? raw.slice(-MAX_PARSED_LENGTH * 4) : raw);
   let answer: Answer;
   let readings: Reading[] = [];
@@ -70,6 +75,17 @@ function prepare(raw: string): Prepared {
   }
   const result: Prepared = { cleaned, answer, readings, domain, printed };
   return remember(prepared, raw, result);
+}
+
+/**
+ * "7 hours, i.e., 420 minutes": the first quantity, with the restatement as a reading a reader accepts, where the two
+ * are one quantity (restated-quantity.ts); null for any other answer, or two quantities that differ.
+ */
+function restatedPrepared(raw: string): Prepared | null {
+  const restated = raw.length > MAX_PARSED_LENGTH ? null : restatedQuantity(cleanLatex(raw));
+  if (restated === null || gradeAnswer(restated.second, restated.first).verdict !== 'equal') return null;
+  const [first, second] = [prepare(restated.first), prepare(restated.second)];
+  return { ...first, readings: [...first.readings, { answer: second.answer, onMatch: 'equal' }, ...second.readings] };
 }
 
 /**
@@ -131,12 +147,25 @@ function inContext(verdict: Verdict, g: Prepared, p: Prepared, options: GradeOpt
   const final = context?.response === undefined ? '' : afterReasoning(context.response);
   if (endsInOpenBox(final) || lastBoxInsideValue(final)) return 'unsure';
   // "$\boxed{12}$, or perhaps $13$": a hedge between the box and another value (offered-alternative.ts).
-  if (alternativeAfterLastBox(final)) return 'unsure';
+  if (alternativeAfterLastBox(final, (offered, box) => restatesValue(offered, box, options))) return 'unsure';
   // "So $\boxed{12}$. Wait, I made an error: the count is 14.": the answer given is not the last word.
   if (context?.response !== undefined && reopensAnswer(context.response)) return 'unsure';
+  // "$\frac{1}{4}$, which is $20\%$": an answer restated as another value contradicts itself (restatement-after.ts).
+  const restated = verdict === 'equal' ? restatementAfterAnswer(final) : null;
+  if (restated !== null && !restatesValue(restated, g.cleaned, options)) return 'unsure';
   const asked = context?.question === undefined ? null : askedForm(context.question);
   if (verdict === 'equal' && asked !== null && !sameForm(g, p)) return 'unsure';
   return verdict;
+}
+
+/**
+ * Whether `offered`, written after an answer, restates `value`: the same value, or a decimal that is it rounded at its
+ * last written digit ("$\\frac{4}{9}$, which is $0.4444$"; the decimal policy grades that pair unsure, and read as
+ * a second value it made a right answer unsure).
+ */
+function restatesValue(offered: string, value: string, options: GradeOptions | undefined): boolean {
+  const verdict = gradeAnswer(offered, value, options).verdict;
+  return verdict === 'equal' || (verdict === 'unsure' && toDecimal(cleanLatex(offered)) !== null);
 }
 
 /** More than one final answer, and not all the same value. */

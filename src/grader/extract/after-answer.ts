@@ -10,7 +10,7 @@
  * reopened-answer.ts.
  */
 import { lastBoxedAnswer } from './boxes.ts';
-import { joinedUpTo } from './joined-values.ts';
+import { firstJoined, joinedUpTo } from './joined-values.ts';
 import { LONE_SYMBOL, mathSegments, numbers, sentencesOf } from './segments.ts';
 import { REJECTS } from './denied.ts';
 
@@ -83,6 +83,9 @@ export function addedSolution(paragraph: string): { before: string; added: strin
   // as after a box; joined to it, its arithmetic made the right f(x) = 2x different.
   if (restates(last.text, mathSegments(before).at(-1)?.text ?? '')) return null;
   const math = mathSegments(last.text).filter((s) => !LONE_SYMBOL.test(s.text));
+  // "So we get $12$, but $15$ is a solution too.": a sentence that states a value before the one it adds offers both
+  // (offered-alternative.ts); read as adding 15 alone to nothing before, it made 15 the answer, equal to a reference 15.
+  if (firstJoined(last.text, math, math.length - 1) > 0) return null;
   return { before, added: joinedUpTo(last.text, math, math.length - 1) };
 }
 

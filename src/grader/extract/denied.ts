@@ -25,6 +25,16 @@ const DENIAL_BEFORE = new RegExp(
   'iu',
 );
 
+/**
+ * Words right after a value that name it a wrong answer: "$41$ is a tempting wrong answer", "$41$ would be incorrect",
+ * "$41$ is a common mistake". Read as the last math, 41 was the answer, graded equal to a reference 41, sure of it.
+ * "is not wrong" and "is the wrong-looking but right count" name nothing wrong.
+ */
+export const NAMED_WRONG = String.raw`(?:is|was|would\s+be|seems|looks)\s+(?:(?:an?|the)\s+)?(?:(?:tempting|common|natural|classic|typical|plausible|easy|obvious|frequent|naive|popular|likely|but)\s+)*(?:wrong|incorrect|false|mistaken|erroneous|(?:mistake|trap|pitfall|distractor)\b)(?![-\w])`;
+
+/** {@link NAMED_WRONG} right after a value. */
+const WRONG_AFTER = new RegExp(String.raw`^\s*(?:\*\*)?\s*,?\s*(?:which\s+)?${NAMED_WRONG}`, 'i');
+
 /** How far before a value its negation is looked for: a few words. */
 const DENIAL_REACH = 40;
 
@@ -38,7 +48,8 @@ export function withoutDeniedValues(paragraph: string): string {
     out += paragraph.slice(at, s.start);
     // "not just $x = 2$ but also $x = 3$": the value is kept and another added, as after "not only".
     const kept = /^\s*,?\s*but\s+also\b/i.test(paragraph.slice(s.end));
-    if (kept || !DENIAL_BEFORE.test(before)) out += paragraph.slice(s.start, s.end);
+    const denied = DENIAL_BEFORE.test(before) || WRONG_AFTER.test(paragraph.slice(s.end, s.end + DENIAL_REACH * 2));
+    if (kept || !denied) out += paragraph.slice(s.start, s.end);
     at = s.end;
   }
   return out + paragraph.slice(at);
@@ -56,7 +67,7 @@ export const REJECTS = /\b(?:fails?|rejected|reject|discard(?:ed)?|extraneous|(?
  * 8 is an answer as well, and "is not excluded", "is not ruled out", "does not seem impossible" keep it open; read as
  * rejections, each left the answer before them sure of it (a hedge between two values graded equal).
  */
-export const REJECTED_OTHER = String.raw`(?:\$[^$\n]{1,40}\$|\d[\d.,]*)\s+(?:fails\b|does\s*n[o'’]t\s+(?:work|hold|satisfy|qualify)\b|does\s*n[o'’]t(?=\s*[.!;]|\s*$)|is\s+(?:not\s+(?:possible|valid|allowed|admissible|attainable|achievable|a\s+solution|an?\s+(?:valid\s+)?answer)|rejected|extraneous|invalid|impossible|too\s+(?:large|small|big|many|few))\b)`;
+export const REJECTED_OTHER = String.raw`(?:\$[^$\n]{1,40}\$|\d[\d.,]*)\s+(?:${NAMED_WRONG}|fails\b|does\s*n[o'’]t\s+(?:work|hold|satisfy|qualify)\b|does\s*n[o'’]t(?=\s*[.!;]|\s*$)|is\s+(?:not\s+(?:possible|valid|allowed|admissible|attainable|achievable|a\s+solution|an?\s+(?:valid\s+)?answer)|rejected|extraneous|invalid|impossible|too\s+(?:large|small|big|many|few))\b)`;
 
 /** Words that make a sentence the conclusion even where it speaks of failing: "the least $n$ for which it never fails". */
 const CONCLUDES = /\b(?:thus|hence|therefore|so|answer|only|least|smallest|largest|greatest|minimum|maximum)\b|\b(?:not|never)\s+(?:fails?|rejected|discarded|extraneous|invalid|violates?)\b|n['’]t\s+fail/i;

@@ -19,6 +19,8 @@ import { joinedUpTo } from './joined-values.ts';
 import { closingCases, conditionFirstCases } from './condition-cases.ts';
 import { closingList } from './closing-list.ts';
 import { ownTurn } from './turns.ts';
+import { withoutStruck } from './struck.ts';
+import { boxRestated } from './restated-quantity.ts';
 import { provisoStatement, rangedStatement } from './qualified-statement.ts';
 
 /**
@@ -26,7 +28,9 @@ import { provisoStatement, rangedStatement } from './qualified-statement.ts';
  * announces the answer on the lines below it, with no colon.
  */
 function headingOf(words: string): string {
-  return String.raw`(?:^|\n)[ \t]*(?:#{1,6}[ \t]*)?(?:\*\*|__)?[ \t]*${words}[ \t]*(?:\*\*|__)?[ \t]*(?=\n|$)`;
+  // One run of spaces between marks, never two side by side: "[ \t]*(?:\*\*)?[ \t]*" split a reply of 20,000 spaces
+  // every way there is, a second for each search.
+  return String.raw`(?:^|\n)[ \t]*(?:#{1,6}[ \t]*)?(?:(?:\*\*|__)[ \t]*)?${words}[ \t]*(?:(?:\*\*|__)[ \t]*)?(?=\n|$)`;
 }
 
 const FINAL_ANSWER_HEADING = headingOf(String.raw`final[ \t]+answers?`);
@@ -45,7 +49,7 @@ const ANSWER_MARKER = new RegExp(
     String.raw`\brisposta\s*(?:finale)?\s*(?:è|:|：)\s*:?|\bresposta\s*(?:final)?\s*(?:é|:|：)\s*:?|ответ\s*(?:[:：]|—|(?:равен|равн[аоы]|будет|составляет)(?![а-яё]))\s*|` +
     headingOf(String.raw`(?:final[ \t]+)?answers?`) +
     // "**Answer.** $12$", "Answer. 12": a paragraph that opens on the word and a full stop, as solutions write it.
-    String.raw`|(?:^|\n)[ \t]*(?:\*\*|__)?[ \t]*(?:final[ \t]+)?answer[ \t]*\.[ \t]*(?:\*\*|__)?(?=[ \t])`,
+    String.raw`|(?:^|\n)[ \t]*(?:(?:\*\*|__)[ \t]*)?(?:final[ \t]+)?answer[ \t]*\.[ \t]*(?:\*\*|__)?(?=[ \t])`,
   'gi',
 );
 
@@ -74,9 +78,9 @@ function isAnswerLike(text: string): boolean {
 /**
  * Words before an announcement, in its sentence, that say it is not the
  * reply's own answer: "One might think the answer is 5", "It is tempting to
- * say the answer is 5", "Suppose the answer is 5", "a naive count gives the answer: 5".
+ * say the answer is 5", "Suppose the answer is 5", "a naive count gives the answer: 5", "A common wrong answer is 41".
  */
-const HEDGE_BEFORE = /\b(?:might|may|could|would)\s+(?:\w+\s+)?(?:think|guess|say|expect|assume|believe|conclude|claim)|\b(?:suppose|supposing|assume|assuming)\b|\btempting\b|\bnaive(?:ly)?\b|\bat\s+first\b|\binitially\b|\bmistakenly\b|\bwrongly\b|\bincorrectly\b|\bnot\s+(?:that\s+)?$/i;
+const HEDGE_BEFORE = /\b(?:might|may|could|would)\s+(?:\w+\s+)?(?:think|guess|say|expect|assume|believe|conclude|claim)|\b(?:suppose|supposing|assume|assuming)\b|\btempting\b|\bnaive(?:ly)?\b|\bat\s+first\b|\binitially\b|\bmistakenly\b|\bwrongly\b|\bincorrectly\b|\bnot\s+(?:that\s+)?$|\b(?:wrong|incorrect|false|mistaken|erroneous)\s*$/i;
 
 /**
  * Words after an announcement, in its sentence, that take it back: "the answer is 5, but that misses a case" (not "but
@@ -142,7 +146,8 @@ export function announcedAnswer(response: string): { text: string; end: number }
  */
 export function extractAnswer(response: string): string | null {
   // "… $x = 17$. $\blacksquare$": the mark that closes a proof or a check is no answer (end-mark.ts).
-  const own = withoutEndMark(ownTurn(response));
+  // "The answer is ~~12~~ 14.": what the reply strikes through it takes back (struck.ts).
+  const own = withoutEndMark(withoutStruck(ownTurn(response)));
   const final = withoutEndMark(afterReasoning(own));
   const answer = declaredAnswer(final) ?? unannouncedAnswer(final);
   // A reply that stops at the end of its reasoning has only the reasoning to read.
@@ -161,7 +166,9 @@ export function declaredAnswer(response: string): string | null {
   // answer is not 7" or "... is different" do not).
   if (boxed !== null && boxed !== '') {
     const mathematical = announced !== null && /\d|\\[a-zA-Z]|^\(?[A-J]\)?$/.test(announced.text) && isAnswerLike(announced.text);
-    return mathematical && announced.end > lastBoxEnd(response) ? announced.text : boxed;
+    if (mathematical && announced.end > lastBoxEnd(response)) return announced.text;
+    // "$\boxed{3}$ hours, which is $180$ minutes": the box and its restatement in other units (restated-quantity.ts).
+    return boxRestated(response, lastBoxEnd(response), boxed) ?? boxed;
   }
   if (announced !== null) return announced.text;
   const choice = CHOICE_AT_END.exec(response.trimEnd().slice(-40));
@@ -216,7 +223,8 @@ function unannouncedAnswer(response: string): string | null {
   const afterMath = last.slice(math[math.length - 1]?.end ?? 0);
   const value = STATED_VALUE.exec(afterMath) ?? STATED_VALUE_CJK.exec(afterMath) ?? BOLD_NUMBER_AT_END.exec(afterMath);
   // "the smallest such $n$ is 3.": the math names the answer, the words after it give it.
-  if (value !== null) return (value[1] ?? value[2] ?? '').trim();
+  // "A common wrong answer is 41.": not what a hedged announcement gives, as for math below.
+  if (value !== null) return statedByHedge(last, last.length - afterMath.length + value.index + value[0].search(/[\d*]/)) ? null : (value[1] ?? value[2] ?? '').trim();
   const lastMath = math[math.length - 1];
   // "Assume the answer is $5$. Then we get a contradiction.": what a hedged announcement states is no answer either.
   // Its sentence is read whole: cut at its remark ("…, but I could be wrong; it might be $5$"), a doubt that names
@@ -312,7 +320,7 @@ const REASONING_ENDS = ['</think>', '<|channel|>final<|message|>'];
  * the user (turns.ts).
  */
 export function afterReasoning(whole: string): string {
-  const text = ownTurn(whole);
+  const text = withoutStruck(ownTurn(whole));
   let cut = -1;
   for (const end of REASONING_ENDS) {
     const at = text.lastIndexOf(end);

@@ -15,18 +15,29 @@ import type { Segment } from './segments.ts';
 export const JOINER =
   /^(?:\s|\*\*)*(?:[,;](?:\s|\*\*)*)?(?:(?:(?:as\s+well\s+as|and\s+also|but\s+also|(?:together|along)\s+with|and|or|et|ou|und|oder|y|o)\b|(?:или|и)(?=\s)|或|和|与|及)(?:\s|\*\*)*)?$/i;
 
+/** Words right before a segment that make it a reason or a condition: "since $x > 0$", "because $n \ge 2$". */
+const REASON_BEFORE = /\b(?:since|because|as|given\s+(?:that\s+)?|provided\s+(?:that\s+)?)\s*$/i;
+
 /**
  * The math segments up to `segments[last]` that only separators join to it
  * in one paragraph, joined by ", ": "$x = 2$ and $x = -3$" is "x = 2, x = -3".
  */
 export function joinedUpTo(text: string, segments: readonly Segment[], last: number): string {
+  return segments.slice(firstJoined(text, segments, last), last + 1).map((s) => s.text).join(', ');
+}
+
+/** The index of the first of the segments up to `segments[last]` that only separators join to it. */
+export function firstJoined(text: string, segments: readonly Segment[], last: number): number {
   let first = last;
   for (let k = last - 1; k >= 0; k -= 1) {
     const gap = text.slice(segments[k]?.end ?? 0, segments[k + 1]?.start ?? 0);
-    if (!JOINER.test(gap) || /\n\s*\n/.test(gap)) break;
+    // "…, but since $x > 0$, $x = 12$": a segment that a reason or a condition opens is no value of the answer; joined to
+    // it, "x > 0, x = 12" was graded different from the right 12, sure of it.
+    const opened = REASON_BEFORE.test(text.slice(Math.max(0, (segments[k]?.start ?? 0) - 20), segments[k]?.start ?? 0));
+    if (!JOINER.test(gap) || /\n\s*\n/.test(gap) || (opened && gap.includes(','))) break;
     first = k;
   }
-  return segments.slice(first, last + 1).map((s) => s.text).join(', ');
+  return first;
 }
 
 /**

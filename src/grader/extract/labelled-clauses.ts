@@ -102,7 +102,7 @@ export function labelledClauses(text: string): LabelledClause[] | null {
 const ASKS = /\b(?:find|compute|determine|calculate|evaluate|what|which|give|state|how)\b/i;
 
 /** The sentence of a question that asks, from its asking word: its last one with one ("Find", "What is", "Compute"). */
-function askingSentence(question: string): string {
+export function askingSentence(question: string): string {
   // Split as a response's sentences are (segments.ts): a dot inside the question's mathematics ends none.
   const asking = sentencesOf(question).map((s) => s.text).filter((s) => ASKS.test(s)).pop() ?? '';
   // "Given $x$ and $y$, find $x$.": what the sentence asks for follows its asking word.

@@ -7,6 +7,7 @@
  * list or a table right after the marker gives one answer per item or row.
  */
 import { withoutClosingRemarks } from './remarks.ts';
+import { restatedQuantity } from './restated-quantity.ts';
 import { REJECTED_OTHER } from './denied.ts';
 import { settlingClause } from './settled-value.ts';
 import { exclusionAtEnd } from './exclusion.ts';
@@ -25,14 +26,41 @@ const STATEMENT_WINDOW = 2000;
 const QUALIFIER = /^[\s*]*,?\s*(?:for\s+(?:some|all|every|any|each)|where|with|whenever|when|if|provided|unless|as\s+long\s+as|only\s+if|except\s+(?:when|if))\b/i;
 
 /**
+ * A value offered after "or" with the notation it is written in: "— or $0.0625$ as a decimal", ", or $25\%$ as a
+ * percentage". A restatement, not a hedge (restatement-after.ts reads it and grade.ts checks it is the same value).
+ */
+export const IN_NOTATION_AFTER = String.raw`(?:\$[^$\n]{1,40}\$|-?\d[\d.,]*%?)\s+(?:as\s+a\s+(?:decimal|fraction|percentage|percent)|in\s+(?:decimal\s+form|lowest\s+terms|simplest\s+form))\b`;
+
+/** The answer's value restated next in another notation: ", or $0.0625$ as a decimal". */
+const NOTATION_NEXT = new RegExp(String.raw`^\s*[,—–]\s*or\s+${IN_NOTATION_AFTER}`, 'i');
+
+/**
  * Words that offer another value after the answer: "or possibly $13$", "(perhaps $13$)",
  * "for $n \ge 3$, or $0$ otherwise", "though it could be $13$", "although $13$ also seems plausible": right after it, or
- * after a comma or a parenthesis close by.
+ * after a comma, a parenthesis or a dash close by ("$12$ — or $13$ if we include zero"; without the dash, 12 was graded
+ * equal to a reference 12, sure of it).
  * "or approximately $0.866$", "(or equivalently $\frac{24}{2}$)" restate the answer rather than
  * offer another: read as an alternative, a right \frac{\sqrt3}{2} was graded different, sure of it.
  */
-export const ALTERNATIVE =
-  /^(?:[\s(*]*|[^.\n]{0,40}?[,;(]\s*)(?:or(?![\s,]*(?:equivalently|approximately|approx\b|about|roughly|around|nearly|almost|in\s+decimal|as\s+a\s+decimal|\$?\s*\\approx|≈))|perhaps|possibly|maybe|(?:though|although|but)\s+it\s+(?:could|might|may)\s+(?:also\s+)?be|(?:though|although|but)(?=\s+(?:\$[^$\n]{1,40}\$|\d[\d.,]*)\s+(?:also\s+|too\s+)?(?:seems|looks|might|could|may|would|is\s+(?:also|possible|plausible)|remains\s+possible)\b))\b[^.\n]*?(?:\$|\\[([]|\d)/i;
+export const ALTERNATIVE = new RegExp(
+  String.raw`^(?:[\s(*—–]*|[^.\n]{0,40}?[,;(—–]\s*)(?:or(?![\s,]*(?:equivalently|approximately|approx\b|about|roughly|around|nearly|almost|in\s+decimal|as\s+a\s+decimal|\$?\s*\\approx|≈)|\s*${IN_NOTATION_AFTER})|perhaps|possibly|maybe|(?:though|although|but)\s+it\s+(?:could|might|may)\s+(?:also\s+)?be|(?:though|although|but)(?=\s+(?:\$[^$\n]{1,40}\$|\d[\d.,]*)\s+(?:also\s+|too\s+)?(?:seems|looks|might|could|may|would|is\s+(?:also|possible|plausible)|remains\s+possible)\b))\b[^.\n]*?(?:\$|\\[([]|\d)`,
+  'i',
+);
+
+/**
+ * Words after the answer that give another value in the other case: "12 (if rotations count as distinct; otherwise 3)",
+ * "$12$, or else $3$ if …", "$12$; if not, $3$". Reduced to its first value, 12 was graded equal to a reference 12, sure
+ * of it, where the reply left the case to the reader. "since otherwise two of the $3$ sides coincide" gives a reason; "(not … otherwise …)" sets another answer aside.
+ */
+/**
+ * Words after a value that make it a bound: "12 or more", "$12$ or fewer", "12 or so", "12+". Reduced to its number,
+ * "The answer: 12 or more." was graded equal to a reference 12, sure of it. "so", "up", "above" end their clause:
+ * "12 and up to symmetry …", "12 or so I believe" bound nothing.
+ */
+export const BOUND_AFTER = /^(?:\+(?=\s*(?:$|[.,;:!)]))|\s*or\s+(?:(?:more|less)(?!\s+(?:precisely|exactly|simply|accurately|formally|concisely|compactly|explicitly|generally))|fewer|greater|higher|lower|larger|smaller|above|below)\b|\s*(?:or\s+(?:so|thereabouts)|(?:and|or)\s+(?:up|above|over|beyond))(?=\s*(?:$|[.,;:!)])))/i;
+
+export const OTHERWISE_ANOTHER =
+  /^(?![\s(]*not\b)[^.\n]{0,120}?(?<!\b(?:since|as|because|for|or)\s+)\b(?:otherwise|else|if\s+not)\b\s*,?\s*(?:(?:it|this|that|the\s+(?:answer|count|number|result|total|value))\s+(?:is|would\s+be|becomes)\s+)?(?:\$|\\[([]|-?\d)/i;
 
 /** Words after the answer that add another value to it: "; moreover $x = 2$ …", ", and also $x = 2$ works". */
 const ADDS_ANOTHER = /^[\s*]*[,;]\s*(?:moreover|furthermore|additionally|in\s+addition|and\s+also|also)\b[^.\n]*?(?:\$|\\[([]|\d)/i;
@@ -100,7 +128,8 @@ function mathStatement(rest: string, segments: readonly Segment[]): string {
   const ends = [first.end];
   for (const next of segments.slice(1)) {
     const gap = rest.slice(ends[ends.length - 1], next.start);
-    if (!JOINER.test(gap) || /\n\s*\n/.test(gap)) break;
+    // "$\frac{1}{16}$, or $0.0625$ as a decimal": the answer restated, checked by grade.ts, not a second value.
+    if (!JOINER.test(gap) || /\n\s*\n/.test(gap) || NOTATION_NEXT.test(rest.slice(ends[ends.length - 1] ?? 0))) break;
     ends.push(next.end);
   }
   const closes = (at: number): boolean => {
@@ -126,7 +155,7 @@ function mathStatement(rest: string, segments: readonly Segment[]): string {
   if (excluding !== null) return excluding;
   // "$12$ (or possibly $13$)", "$12$, or perhaps $13$": an alternative the sentence offers is part of what it answers.
   // "$x=1$; moreover $x=2$ is also a solution": another value the sentence adds is part of what it answers.
-  const offersAnother = ALTERNATIVE.test(rest.slice(end, clauseEnd)) || ADDS_ANOTHER.test(rest.slice(end, clauseEnd));
+  const offersAnother = [ALTERNATIVE, ADDS_ANOTHER, OTHERWISE_ANOTHER, BOUND_AFTER].some((words) => words.test(rest.slice(end, clauseEnd)));
   // "$a+b=12$, where $a=5$ and $b=7$": a clause about the letters a constant settles is a remark, not a qualifier.
   const qualifies = (QUALIFIER.test(rest.slice(end, end + 40)) || CASE_THEN_ANOTHER.test(rest.slice(end, clauseEnd))) && !settlingClause(segments, end, clauseEnd);
   if ((qualifies || offersAnother) && clauseEnd - end <= QUALIFIER_LENGTH) end = clauseEnd;
@@ -199,11 +228,11 @@ export function statementAt(response: string, end: number): string | null {
 
 /**
  * A reason or remark after an answer, to the end of its sentence: ", which is odd", ", since 3 divides it", "(since
- * 2^3 = 8)", ": plugging in gives …", ", not 15", "(and not 13, a common mistake)", ", but 8 does not work".
+ * 2^3 = 8)", ": plugging in gives …", ", not 15", "(and not 13, a common mistake)", ", but 8 does not work", ".
  */
 const REASON_AFTER = new RegExp(
   String.raw`,\s*(?:which|since|because|as|where|that\s+is|i\.\s?e\.)\b[\s\S]*$|\s*\(\s*(?:since|because|(?:and\s+|but\s+)?not(?=\s+[-\d$\\]))\b[^()]*\)\s*$|:\s[\s\S]*$|(?:,|\s+and)\s*not\s+(?=[-\d$\\])[\s\S]*$|` +
-    String.raw`,\s*but\s+${REJECTED_OTHER}[\s\S]*$|,\s*а\s+не\s[\s\S]*$|[,，]\s*不是[\s\S]*$`,
+    String.raw`,\s*(?:but|though|although|while|whereas)\s+${REJECTED_OTHER}[\s\S]*$|,\s*а\s+не\s[\s\S]*$|[,，]\s*不是[\s\S]*$`,
   'i',
 );
 
@@ -215,6 +244,25 @@ const BELIEF_ADVERB = /^(?:(?:most|very|quite)\s+)?(?:probably|likely|presumably
  * to, up to where that one starts. Not "not only $6$ but also $7$", which gives both.
  */
 export const CORRECTED_TO = /^not\s+(?!only\b)(?:\$[^$\n]{1,40}\$|\d[\d.,/]*|[^\s.,;$]{1,20})\s*(?:,\s*|;\s*)?(?:but(?:\s+(?:rather|instead))?|(?:it\s+is|it's|rather))\s+(?=[$\\\d(-]|\*\*)/i;
+
+/** "12, or approximately 12.0", "14/3 (about 4.67)": the value again in decimals, after the value it rounds. */
+const APPROXIMATION_AFTER = /\s*(?:,\s*(?:or\s+)?|\(\s*)(?:approximately|approx\.?|about|roughly|around|nearly|≈|~)\s*(-?\d+(?:\.\d+)?)\s*\)?\s*$/i;
+
+/**
+ * `sentence` without an approximation after its leading number that rounds it: read as a second value, a right 12 of
+ * "12, or approximately 12.0" was graded different, sure of it. "12, or about 13" rounds nothing, and stays.
+ */
+function withoutApproximation(sentence: string): string {
+  const approximation = APPROXIMATION_AFTER.exec(sentence);
+  const lead = /^(-?\d+(?:\.\d+)?)(?:\/(\d+))?$/.exec(sentence.slice(0, approximation?.index ?? 0).trim());
+  if (approximation === null || lead === null) return sentence;
+  const value = Number(lead[1]) / Number(lead[2] ?? 1);
+  const rounded = Number(approximation[1]);
+  return Math.abs(value - rounded) <= Math.max(0.01 * Math.abs(value), 0.005) ? sentence.slice(0, approximation.index) : sentence;
+}
+
+/** A number that opens a statement in words: "40", "-3.5", "1,024", "2/3", "25%". */
+const LEADING_NUMBER = /^-?\d[\d,]*(?:\.\d+)?(?:\/\d+)?%?(?![\d.,]*\d)/;
 
 /** The answer a statement starts with. */
 function statementOf(text: string): string | null {
@@ -232,10 +280,18 @@ function statementOf(text: string): string | null {
   // the end (a period between digits is a decimal point).
   // "7, which is odd", "12, since …": a reason after the answer is not part of it.
   // "the minimum is $1$, attained at $x = 0$": a remark after the value is no part of it (remarks.ts).
-  const sentence = withoutClosingRemarks(rest.split(/\n|(?<!\b(?:i\.e|e\.g))\.(?=\s|$)|。/)[0] ?? '').replace(/\.$/, '').replace(REASON_AFTER, '');
+  const whole = withoutClosingRemarks(rest.split(/\n|(?<!\b(?:i\.e|e\.g))\.(?=\s|$)|。/)[0] ?? '').replace(/\.$/, '');
+  // "7 hours, that is, 420 minutes", "7 hours (420 minutes)": an answer restated in other units is both, for the grade
+  // to read (restated-quantity.ts); cut at its "that is" or reduced to its first number, a right 420 was different.
+  if (restatedQuantity(whole.replace(/\*\*/g, '')) !== null) return whole.replace(/\*\*/g, '').trim();
+  const sentence = withoutApproximation(whole.replace(REASON_AFTER, ''));
   // "12 (twelve)", "7 (in total)": a remark in words after a number is not part of it.
   const cleaned = sentence.replace(/\*\*/g, '').replace(/(\d)\s*\([\p{L}\s,'-]*\p{L}{2}[\p{L}\s,'-]*\)\s*$/u, '$1').trim();
   // "neither 12 nor 15", "not 7": a number it names is not the answer.
   if (/^(?:neither|not)\b/i.test(cleaned)) return cleaned;
+  // "40 (not 41), or perhaps 42", "40; possibly 42": a value the sentence offers after the first hedges it, as after math
+  // (mathStatement); reduced to its first number, 40 was graded equal to a reference 40, sure of it.
+  const lead = LEADING_NUMBER.exec(cleaned);
+  if (lead !== null && [ALTERNATIVE, OTHERWISE_ANOTHER, BOUND_AFTER].some((words) => words.test(whole.slice(lead[0].length)))) return whole.replace(/\*\*/g, '').trim();
   return cleaned === '' ? null : reduceProse(cleaned, 'first');
 }

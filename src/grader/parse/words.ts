@@ -277,6 +277,11 @@ export function canonicalWords(cleaned: string): Worded {
   // "\text{twelve}" was a word, different from 12 and sure of it.
   const spelled = numberInWords(plain(tex));
   if (spelled !== null) return { tex: spelled, freeText: false, domain: '' };
+  // "twelve (12)", "12 (twelve)": a number in words and in digits that agree is that number; read as text, a right 12 was
+  // graded different, sure of it. "twelve (13)" says two numbers, and stays text.
+  const twice = /^([^()]+?)\s*\(\s*([^()]+?)\s*\)$/.exec(plain(tex).trim());
+  const said = twice === null ? null : numberInWords(twice[1] ?? '');
+  if (said !== null && said === numberInWords(twice?.[2] ?? '')) return { tex: said, freeText: false, domain: '' };
   // "Yes, it is possible": the answer is the word; its reason is prose (readings.ts reads "No, there is no such n" too).
   const verdict = YES_OR_NO_FIRST.exec(plain(tex));
   if (verdict !== null) return { tex: `\\text{${verdict[1] ?? ''}}`, freeText: false, domain: '' };
