@@ -143,6 +143,26 @@ describe('throughput knee', () => {
     expect(caps.at(-1)).toBeLessThan(500);
   });
 
+  test('the knee it reports is the one its cap follows: after a misread knee the cap outgrew, the knee is at least the batch that ran at full speed', () => {
+    // A server that runs 100 tokens/s per sequence at any batch up to 500 (no knee in reach), but
+    // whose slow start read a stalled window at 64 as sharing: a knee of 16. Its sequences then
+    // run at full speed at the cap, which grows by a quarter at a time; the knee it reported stayed
+    // at 16 (progress: "limit 75 (…, knee 16)" with 75 calls in flight).
+    const knee = createThroughputKnee();
+    let tokens = 0;
+    let stalledReadings = 0;
+    for (let reading = 1; reading <= 400; reading++) {
+      const batch = Math.min(knee.cap, 500);
+      // The first readings at 64 decode no more than the 16 before (a CPU-bound server, a stalled counter).
+      const stall = batch === 64 && stalledReadings < 8;
+      if (stall) stalledReadings++;
+      tokens += (stall ? 16 : batch) * 100 * (READING_MS / 1000);
+      knee.onReading({ running: batch, waiting: 0, generationTokens: tokens }, reading * READING_MS, batch);
+    }
+    expect(knee.cap).toBeGreaterThan(100);
+    expect((knee.knee as number) * CAP_OVER_KNEE).toBeGreaterThanOrEqual(knee.cap / 1.25 - 1);
+  });
+
   test('a server that counts fewer running than we have in flight (calls in transit) but queues none of them still takes more: the slow start moves on', () => {
     // 8,000 tokens/s at most 100 per sequence; a fifth of our calls are always between us and the
     // server (sent and not yet admitted, finished and not yet received), as when outputs last seconds.

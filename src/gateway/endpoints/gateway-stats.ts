@@ -149,7 +149,7 @@ function endpointStatsOf(state: EndpointState, dispatcher: Dispatcher<EndpointSt
   return {
     baseUrl: state.url,
     limit: state.limit,
-    knee: serverQueue === 'short' ? state.knee.knee : null,
+    knee: serverQueue === 'short' ? state.kneeSize : null,
     kneeSource: kneeSourceOf(state, serverQueue),
     inFlight: state.inFlight,
     waiting: dispatcher.heldFor(state.pool),

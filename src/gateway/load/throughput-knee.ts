@@ -254,29 +254,39 @@ class KneeFinder implements ThroughputKnee {
       }
       return;
     }
-    if (this.saturated.size > 0) this.followKnee(window);
+    this.followKnee(window);
   }
 
-  /** Sets the knee from the saturated windows and moves the cap to it, or grows a cap that proved to be under it. */
-  private followKnee({ throughput, perSequence, binding, steady, memoryFull }: WindowMeasure): void {
-    const peak = this.saturated.peak();
-    const knee = peak / this.fastest;
-    this.found = knee;
-    if (binding) this.bindingAtCap.push(throughput);
+  /**
+   * Grows a cap under which the sequences run at full speed; else sets the
+   * knee from the saturated windows and moves the cap to it, or grows a cap
+   * that proved to be under it.
+   */
+  private followKnee({ throughput, running, perSequence, binding, steady, memoryFull }: WindowMeasure): void {
     if (binding && steady && !memoryFull && perSequence >= FULL_SPEED * this.fastest) this.roomAtCap++;
-    // The cap binds and the server gives less than when saturated: the cap is under its knee.
-    if (this.bindingAtCap.length >= SHORT_WINDOWS && medianOf(this.bindingAtCap) < SHORT_OF_PEAK * peak) this.floor = Math.ceil(this.capNow * REGROW);
     // The cap binds and its sequences run at full speed: the server has room,
     // so the cap is under its knee, whatever the saturated windows said. They were misread: in a
     // slow start that overshot into hundreds of calls, a window of their prefill read 1.2M tokens/s
     // on a server of 1.6M (at 200x), set the knee at 65 against a true 80, and the cap, giving more
-    // than that "saturated" throughput, never counted as short of it. Measured afresh from here.
+    // than that "saturated" throughput, never counted as short of it. Measured afresh from here,
+    // and until a window shares the throughput again the knee is at least the batch that ran at
+    // full speed: this runs whether or not saturated windows are kept, since a server whose knee
+    // lies far above shows none, and a cap that waited for one stayed at 23 on a server with room
+    // for 500 (a stalled window of the slow start read as its knee).
     if (this.roomAtCap >= SHORT_WINDOWS) {
+      this.found = Math.max(this.found ?? 0, running);
       this.floor = Math.ceil(this.capNow * REGROW);
       this.saturated.clear();
       this.moveCap(this.floor);
       return;
     }
+    if (this.saturated.size === 0) return;
+    const peak = this.saturated.peak();
+    const knee = peak / this.fastest;
+    this.found = knee;
+    if (binding) this.bindingAtCap.push(throughput);
+    // The cap binds and the server gives less than when saturated: the cap is under its knee.
+    if (this.bindingAtCap.length >= SHORT_WINDOWS && medianOf(this.bindingAtCap) < SHORT_OF_PEAK * peak) this.floor = Math.ceil(this.capNow * REGROW);
     const next = Math.max(LEAST_CAP, this.floor, Math.round(knee * CAP_OVER_KNEE));
     if (Math.abs(next - this.capNow) >= Math.max(1, MOVE_BY * this.capNow)) this.moveCap(next);
     else if (this.bindingAtCap.length >= SHORT_WINDOWS) this.bindingAtCap = [];
