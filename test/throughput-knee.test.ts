@@ -163,6 +163,30 @@ describe('throughput knee', () => {
     expect((knee.knee as number) * CAP_OVER_KNEE).toBeGreaterThanOrEqual(knee.cap / 1.25 - 1);
   });
 
+  test('on servers whose readings dip now and then (a stall, a burst of prefill), the cap stays near the knee: a dip is no proof that the cap is under it', () => {
+    // Twenty servers of knee 80 (8,000 tokens/s, 100 per sequence), each reading off by up to ±10%
+    // and one in thirty a dip to a fifth, read for 1,200 readings with 2,000 calls ready.
+    let seed = 7;
+    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const endCaps: number[] = [];
+    for (let server = 0; server < 20; server++) {
+      const knee = createThroughputKnee();
+      let tokens = 0;
+      for (let reading = 1; reading <= 1_200; reading++) {
+        const batch = Math.min(knee.cap, 2_000);
+        const dip = random() < 1 / 30 ? 0.2 : 1;
+        tokens += Math.min(8_000, 100 * batch) * (0.9 + 0.2 * random()) * dip * (READING_MS / 1000);
+        knee.onReading({ running: batch, waiting: 0, generationTokens: tokens }, reading * READING_MS, batch);
+      }
+      endCaps.push(knee.cap);
+    }
+    // Before: a median of 165 and up to 293 (each sequence at less than a third of its speed).
+    endCaps.sort((a, b) => a - b);
+    expect(endCaps[10]).toBeLessThanOrEqual(1.5 * 80);
+    expect(endCaps.at(-1)).toBeLessThan(2 * 80);
+    expect(endCaps[0]).toBeGreaterThanOrEqual(80);
+  });
+
   test('a server that counts fewer running than we have in flight (calls in transit) but queues none of them still takes more: the slow start moves on', () => {
     // 8,000 tokens/s at most 100 per sequence; a fifth of our calls are always between us and the
     // server (sent and not yet admitted, finished and not yet received), as when outputs last seconds.

@@ -17,6 +17,11 @@ export function medianOf(values: readonly number[]): number {
   return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 }
 
+/** The value four fifths of the way up (the second highest of five): what all but the lowest fifth reach; 0 when there are none. */
+export function upperOf(values: readonly number[]): number {
+  return [...values].sort((a, b) => a - b)[Math.ceil(values.length * 0.8) - 1] ?? 0;
+}
+
 /** The recent saturated windows at the largest batches: their sequences running and throughput (tokens/ms). */
 export class SaturatedWindows {
   private kept: Array<{ running: number; throughput: number }> = [];

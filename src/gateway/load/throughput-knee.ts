@@ -46,7 +46,7 @@
  */
 import { ReadingWindows, measureWindow, type WindowMeasure } from './knee-window.ts';
 import { marginOf } from './load-limit.ts';
-import { SaturatedWindows, medianOf } from './saturated-windows.ts';
+import { SaturatedWindows, medianOf, upperOf } from './saturated-windows.ts';
 
 /** What one reading of the server says, with when it was taken. */
 export interface ThroughputReading {
@@ -150,8 +150,8 @@ class KneeFinder implements ThroughputKnee {
   private readonly saturated = new SaturatedWindows();
   /** Throughput of the windows in which the current cap bound. */
   private bindingAtCap: number[] = [];
-  /** Windows in which the current cap bound while every sequence ran at full speed. */
-  private roomAtCap = 0;
+  /** Per-sequence rates of the last steady windows in which the current cap bound (SHORT_WINDOWS at most). */
+  private paceAtCap: number[] = [];
   /** Throughput measured at the slow start's previous cap. */
   private beforeStep = 0;
   /** The lowest the cap may go, raised each time a cap proved to be under the knee. */
@@ -263,8 +263,9 @@ class KneeFinder implements ThroughputKnee {
    * that proved to be under it.
    */
   private followKnee({ throughput, running, perSequence, binding, steady, memoryFull }: WindowMeasure): void {
-    if (binding && steady && !memoryFull && perSequence >= FULL_SPEED * this.fastest) this.roomAtCap++;
-    // The cap binds and its sequences run at full speed: the server has room,
+    if (binding && steady && !memoryFull && this.paceAtCap.push(perSequence) > SHORT_WINDOWS) this.paceAtCap.shift();
+    // The cap binds and its sequences run at full speed (the median of its last windows: one noisy
+    // window in a long stay at a cap over the knee is no proof): the server has room,
     // so the cap is under its knee, whatever the saturated windows said. They were misread: in a
     // slow start that overshot into hundreds of calls, a window of their prefill read 1.2M tokens/s
     // on a server of 1.6M (at 200x), set the knee at 65 against a true 80, and the cap, giving more
@@ -273,7 +274,7 @@ class KneeFinder implements ThroughputKnee {
     // full speed: this runs whether or not saturated windows are kept, since a server whose knee
     // lies far above shows none, and a cap that waited for one stayed at 23 on a server with room
     // for 500 (a stalled window of the slow start read as its knee).
-    if (this.roomAtCap >= SHORT_WINDOWS) {
+    if (this.paceAtCap.length >= SHORT_WINDOWS && medianOf(this.paceAtCap) >= FULL_SPEED * this.fastest) {
       this.found = Math.max(this.found ?? 0, running);
       this.floor = Math.ceil(this.capNow * REGROW);
       this.saturated.clear();
@@ -285,8 +286,13 @@ class KneeFinder implements ThroughputKnee {
     const knee = peak / this.fastest;
     this.found = knee;
     if (binding) this.bindingAtCap.push(throughput);
-    // The cap binds and the server gives less than when saturated: the cap is under its knee.
-    if (this.bindingAtCap.length >= SHORT_WINDOWS && medianOf(this.bindingAtCap) < SHORT_OF_PEAK * peak) this.floor = Math.ceil(this.capNow * REGROW);
+    // The cap binds and the server gives less than when saturated: the cap is under its knee. Nearly
+    // all its windows must fall short, not half: a window in which the server stalled (a burst of
+    // prefill, a pause) gives less at any cap, and a floor is never lowered (a knee misread low, the
+    // fastest rate read high, is brought back up that way), so each stall taken for proof raised it
+    // for good: with a dip in one reading of forty to twenty and readings noisy by up to a fifth, a
+    // tenth of servers ended capped at 1.5 to 3.4 times their knee, each sequence that much slower.
+    if (this.bindingAtCap.length >= SHORT_WINDOWS && upperOf(this.bindingAtCap) < SHORT_OF_PEAK * peak) this.floor = Math.ceil(this.capNow * REGROW);
     const next = Math.max(LEAST_CAP, this.floor, Math.round(knee * CAP_OVER_KNEE));
     if (Math.abs(next - this.capNow) >= Math.max(1, MOVE_BY * this.capNow)) this.moveCap(next);
     else if (this.bindingAtCap.length >= SHORT_WINDOWS) this.bindingAtCap = [];
@@ -309,6 +315,6 @@ class KneeFinder implements ThroughputKnee {
     this.capNow = to;
     this.windows.clear();
     this.bindingAtCap = [];
-    this.roomAtCap = 0;
+    this.paceAtCap = [];
   }
 }
