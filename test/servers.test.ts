@@ -523,9 +523,10 @@ describe('tmas run against real-looking servers', () => {
     const requestLog = path.join(dir, 'requests.jsonl');
     const resumeLog = path.join(dir, 'resume-requests.jsonl');
     // The run streams from a paced server; the resume, whose pace the test does not look at, from an unpaced one
-    // of the same model (at the paced one's 3 s a call it was most of the test), given with --base-url.
+    // of the same model (at the paced one's 3 s a call it was most of the test), given with --base-url. That one is
+    // started in this process, within the try: it takes no signal, and a failed start leaves no server running.
     const sim = await startSimProcess(['--problems', problems, '--request-log', requestLog, '--stream-tokens-per-second', '100', '--output-tokens', '300']);
-    const unpaced = await startSimProcess(['--problems', problems, '--request-log', resumeLog, '--output-tokens', '300']);
+    let unpaced: Awaited<ReturnType<typeof startSimInProcess>> | undefined;
     try {
       const run = path.join(dir, 'run');
       const args = ['run', '--input-file', problems, '--output-file', run, '--base-url', sim.url, '--max-iterations', '1', '--n-candidates', '4', '--n-verifications', '1', '--judge-passes', '0', '--no-proof', '--concurrency', '4'];
@@ -545,6 +546,7 @@ describe('tmas run against real-looking servers', () => {
       for await (const call of store.callRecords()) journaled.add(call.request.seed);
       await store.close();
       expect(journaled.size).toBeGreaterThan(0);
+      unpaced = await startSimInProcess(['--problems', problems, '--request-log', resumeLog, '--output-tokens', '300']);
       const resumed = await runCliInProcess(['run', '--resume', run, '--base-url', unpaced.url]);
       expect(resumed.code, resumed.stderr).toBe(0);
       const sent = await loggedRequests(resumeLog);
@@ -552,7 +554,7 @@ describe('tmas run against real-looking servers', () => {
       expect(sent.filter((r) => r.seed !== null && journaled.has(r.seed))).toEqual([]);
     } finally {
       sim.child.kill();
-      unpaced.child.kill();
+      await unpaced?.close();
     }
   });
 });
