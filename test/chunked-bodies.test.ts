@@ -19,14 +19,35 @@ function writeInPieces(res: ServerResponse, pieces: () => string | Uint8Array | 
   next();
 }
 
+/**
+ * Starts the answer on the raw socket and sends `count` chunks of `piece`, each
+ * its own chunk of the chunked coding, framed here in blocks of a megabyte: the
+ * client's parser still hands on one chunk per frame (what the tests measure),
+ * while the server spends no write call on each (millions of res.write calls
+ * were most of these tests' time).
+ */
+function sendFramedPieces(res: ServerResponse, contentType: string, head: string, piece: string, count: number): void {
+  const socket = res.socket!;
+  const frame = `${piece.length.toString(16)}\r\n${piece}\r\n`;
+  const perBlock = Math.floor(2 ** 20 / frame.length);
+  const block = Buffer.from(frame.repeat(perBlock));
+  socket.write(`HTTP/1.1 200 OK\r\ncontent-type: ${contentType}\r\ntransfer-encoding: chunked\r\n\r\n`);
+  if (head) socket.write(`${head.length.toString(16)}\r\n${head}\r\n`);
+  let left = Math.ceil(count / perBlock);
+  const next = () => {
+    while (left > 0 && !socket.destroyed) {
+      left--;
+      if (!socket.write(block)) return void socket.once('drain', next);
+    }
+  };
+  next();
+}
+
 // Before: kept as the list of its chunks, a model list cut at its 32 MiB limit, sent 11 bytes a chunk, took 1.3 GB.
 test('a model list past its 32 MiB limit, sent 11 bytes a chunk, is refused in memory of about its limit', async () => {
-  let sent = 0;
   const server = await serveHttp((_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.write('{"data":[');
     // 40 MiB at most: past the limit, then the server stops.
-    writeInPieces(res, () => (sent++ < 4_000_000 ? '{"id":"m"},' : null), false);
+    sendFramedPieces(res, 'application/json', '{"data":[', '{"id":"m"},', 4_000_000);
   });
   const before = process.memoryUsage().rss;
   let peak = before;
@@ -63,17 +84,16 @@ test('a whole reply sent a few bytes a chunk, its characters of several bytes cu
 // Before: the white space before a streamed reply's first event was kept a chunk at a time, up to the reply's byte limit.
 test('white space sent a byte a chunk before a stream\'s first event is held in memory of about its bytes, and cut at the reply\'s byte limit', async () => {
   const server = await serveHttp((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/event-stream' });
-    let sent = 0;
-    // 3 MB of spaces at most: past the limit of a call of 1000 tokens (about 2 MB).
-    writeInPieces(res, () => (sent++ < 3_000_000 ? ' ' : null), false);
+    // 1.2 MB of spaces at most: past the limit of a call of 1 token (1 MiB and 1 KiB), where
+    // the old list of chunks already took about 400 MB.
+    sendFramedPieces(res, 'text/event-stream', '', ' ', 1_200_000);
   });
   const gateway = createGateway({ concurrency: 1, maxRetries: 0, backoff: { baseMs: 1, capMs: 5 }, timeoutMs: 120_000 });
   const before = process.memoryUsage().rss;
   let peak = before;
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
   try {
-    const failed = await gateway.complete(additionRequest(server.url, 1, 1000)).catch((error: unknown) => error as Error);
+    const failed = await gateway.complete(additionRequest(server.url, 1, 1)).catch((error: unknown) => error as Error);
     expect(String(failed)).toMatch(/the reply exceeded \d+ bytes, more than its completion limit explains/);
     expect((peak - before) / 2 ** 20).toBeLessThan(150);
   } finally {
