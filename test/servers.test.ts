@@ -294,16 +294,17 @@ describe('reading a body already here', () => {
 
 describe('streamed completions', () => {
   test('a stream that lasts longer than the idle limit but never pauses that long completes in one attempt, with the text of a whole reply', async () => {
-    // A chunk every 20 ms for 2 s against an idle limit of 1.5 s: a loaded machine that stalls this
-    // process for a few hundred milliseconds (a 400 ms limit once gave a second attempt) is no pause.
-    await withSim({ stream: { tokensPerSecond: 200, chunkTokens: 4 }, outputTokens: 400 }, async (sim) => {
-      const streamed = createGateway({ ...FAST, timeoutMs: 1_500 });
+    // A chunk every 20 ms for 3.5 s against an idle limit of 2.5 s: a loaded machine that stalls this
+    // process for a while (a 400 ms limit once gave a second attempt, a 1.5 s one at a load of 8 on two
+    // cores) is no pause.
+    await withSim({ stream: { tokensPerSecond: 200, chunkTokens: 4 }, outputTokens: 700 }, async (sim) => {
+      const streamed = createGateway({ ...FAST, timeoutMs: 2_500 });
       const plain = createGateway({ ...FAST, timeoutMs: 10_000, stream: false });
       try {
         const started = performance.now();
         const completion = await streamed.complete(solutionCall(sim.url));
         // The precondition of the test, not a timing assertion: the stream outlasted the idle limit.
-        expect(performance.now() - started).toBeGreaterThan(1_500);
+        expect(performance.now() - started).toBeGreaterThan(2_500);
         expect(completion.attempts).toBe(1);
         expect(completion.firstTokenMs).not.toBeNull();
         const reference = await plain.complete(solutionCall(sim.url));
