@@ -16,6 +16,7 @@ import { freeLetters, secondCoordinate } from './settled-value.ts';
 import { mathLetters } from '../latex/math-letters.ts';
 import { isCaveat, isValueCheck } from './value-check.ts';
 import { REJECTS } from './denied.ts';
+import { isCaseCheck } from './case-check.ts';
 
 /**
  * ", about $16.7\%$", ", or approximately $1.414$", ", i.e. roughly …": the value again, rounded. Read as the last math,
@@ -117,7 +118,8 @@ function isAside(sentence: string, before: string): boolean {
 /** Whether `sentence` checks, illustrates or leaves the answer stated before it in `before`: a remark, not the answer. */
 function isRemarkSentence(sentence: string, before: string): boolean {
   // "$5^2 = 25$ works.", "There is one subtlety: $n = 0$.": a check or a caveat after the answer (value-check.ts).
-  const checkOrCaveat = isValueCheck(sentence) || isCaveat(sentence);
+  // "Actually, when $n = 3$ this is easy to verify directly.": a case of it said to check (case-check.ts).
+  const checkOrCaveat = isValueCheck(sentence) || isCaveat(sentence) || isCaseCheck(sentence);
   return checkOrCaveat || REMARK_SENTENCE.test(sentence) || (SUBSTITUTION.test(sentence) && onlyChecks(sentence, before)) || isAside(sentence, before);
 }
 

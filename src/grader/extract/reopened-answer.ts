@@ -12,6 +12,7 @@ import { afterReasoning, announcedAnswer } from './extract.ts';
 import { addsSolution, ANOTHER, restates, tailAfter } from './after-answer.ts';
 import { sentencesOf } from './segments.ts';
 import { offersOtherValue } from './offered-alternative.ts';
+import { statesNoValueBeyondItsCase } from './case-check.ts';
 
 /**
  * A fault found in the working, not the words alone: "I realize this counts each pair twice", "we forgot to count",
@@ -69,6 +70,8 @@ function reopensOnCondition(final: string): boolean {
   const sentences = sentencesOf(paragraph);
   const last = sentences[sentences.length - 1];
   if (last === undefined || sentences.length < 2 || !OPENS_REOPENED.test(last.text) || !ON_CONDITION.test(last.text)) return false;
+  // "Actually, when $n = 3$ this is easy to verify directly.": the case alone, no other value under it (case-check.ts).
+  if (statesNoValueBeyondItsCase(last.text)) return false;
   return /\d|\$|\\[([]/.test(paragraph.slice(0, last.start)) && /\d|\$|\\[([]/.test(last.text);
 }
 
