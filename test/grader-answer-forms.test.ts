@@ -2,8 +2,8 @@
  * Answer forms a held-out grader set holds: a closing sentence that only says a case can be checked, and others
  * added below. Every case was written for this project; each rule is shown with its near misses.
  */
-import { describe, it } from 'vitest';
-import { expectReplies } from './grader-verdicts.ts';
+import { describe, expect, it } from 'vitest';
+import { expectReplies, verdictOf } from './grader-verdicts.ts';
 
 describe('a sentence after the answer that says a case of it is easy to check', () => {
   it('leaves the answer before it, never the case', () => {
@@ -27,5 +27,17 @@ describe('a sentence after the answer that says a case of it is easy to check', 
       13: 'not equal',
     });
     expectReplies(['So we get $9$. For $n = 3$ we get $10$, which is easy to check.'], { 9: 'not equal' });
+  });
+});
+
+describe('values given "respectively"', () => {
+  it('are the list in its order', () => {
+    // "respectively" was a third item, a word: the right pair was graded different from (12, 13), sure of it.
+    for (const pred of ['12 and 13, respectively', '12, 13, respectively', '$12$ and $13$, respectively', '12 and 13, in that order']) {
+      expect(verdictOf(pred, '(12, 13)'), pred).toBe('equal');
+      expect(verdictOf(pred, '(13, 12)'), pred).toBe('different');
+      expect(verdictOf(pred, '(12, 14)'), pred).toBe('different');
+    }
+    expect(verdictOf('13 and 12, respectively', '(12, 13)')).toBe('different');
   });
 });
