@@ -3,7 +3,13 @@
  * added below. Every case was written for this project; each rule is shown with its near misses.
  */
 import { describe, expect, it } from 'vitest';
+import { extractAnswer, gradeAnswer, type Verdict } from '../src/grader/index.ts';
 import { expectReplies, verdictOf } from './grader-verdicts.ts';
+
+/** The verdict a run gives a reply to `question`. */
+function verdictAsked(response: string, gold: string, question: string): Verdict {
+  return gradeAnswer(extractAnswer(response), gold, undefined, { response, question }).verdict;
+}
 
 describe('a sentence after the answer that says a case of it is easy to check', () => {
   it('leaves the answer before it, never the case', () => {
@@ -30,6 +36,31 @@ describe('a sentence after the answer that says a case of it is easy to check', 
   });
 });
 
+describe('a last sentence that names two quantities, each in its clause', () => {
+  const both = ['The largest is $13$ and the smallest is $12$.', 'The largest value is $13$, and the smallest value is $12$.', 'The maximum is $13$ and the minimum is $12$.'];
+
+  it('is unsure without a question, which alone says which was asked', () => {
+    // Read as its last clause, the smallest 12 was graded equal to a reference 12, sure of it.
+    expectReplies(both, { 12: 'unsure', 13: 'unsure' });
+    expectReplies(['The area is $12$ and the perimeter is $14$.'], { 14: 'unsure', 12: 'unsure' });
+    // A clause that names the answer concludes; values that agree name one answer; a first clause that leads on is none.
+    expectReplies(['The sum is $5$ and the answer is $7$.'], { 7: 'equal', 5: 'different' });
+    expectReplies(['We find $x = 3$ and so $y = 4$, and the product is $xy = 12$.'], { 12: 'equal' });
+    expectReplies(['The volume is $64$ cubic units; the side is $4$.'], { 64: 'equal', 4: 'different' });
+  });
+
+  it('is the one the question names, or both in the order it asks for them', () => {
+    for (const response of both.slice(0, 2)) {
+      expect(verdictAsked(response, '12', 'Find the smallest possible value of $n$.'), response).toBe('equal');
+      expect(verdictAsked(response, '13', 'Find the smallest possible value of $n$.'), response).toBe('different');
+      // Read as its last clause, 12 alone was graded different from the right (12, 13), sure of it.
+      expect(verdictAsked(response, '(12, 13)', 'Find the smallest and the largest possible values of $n$.'), response).toBe('equal');
+      expect(verdictAsked(response, '(13, 12)', 'Find the smallest and the largest possible values of $n$.'), response).toBe('different');
+      expect(verdictAsked(response, '(13, 12)', 'Find the largest and the smallest possible values of $n$.'), response).toBe('equal');
+    }
+  });
+});
+
 describe('values given "respectively"', () => {
   it('are the list in its order', () => {
     // "respectively" was a third item, a word: the right pair was graded different from (12, 13), sure of it.
@@ -39,5 +70,8 @@ describe('values given "respectively"', () => {
       expect(verdictOf(pred, '(12, 14)'), pred).toBe('different');
     }
     expect(verdictOf('13 and 12, respectively', '(12, 13)')).toBe('different');
+    const question = 'Find the smallest and the largest possible values of $n$.';
+    expect(verdictAsked('So the smallest and largest values are $12$ and $13$, respectively.', '(12, 13)', question)).toBe('equal');
+    expect(verdictAsked('So the smallest and largest values are $13$ and $12$, respectively.', '(12, 13)', question)).toBe('different');
   });
 });
