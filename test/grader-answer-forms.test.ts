@@ -75,3 +75,20 @@ describe('values given "respectively"', () => {
     expect(verdictAsked('So the smallest and largest values are $13$ and $12$, respectively.', '(12, 13)', question)).toBe('different');
   });
 });
+
+describe('an unannounced answer restated in another notation', () => {
+  it('is the answer, checked against its restatement', () => {
+    // Read as a list, "$\frac{1}{16}$, or $0.0625$ as a decimal" was two values: unsure against the right 1/16, and a
+    // restatement that is no rounding of it (0.07) was different, sure of it.
+    const right = ['So the probability is $\\frac{1}{16}$, or $0.0625$ as a decimal.', 'So the probability is $\\frac1{16}$ — or $0.06$ as a decimal.', 'Hence we get $\\frac{1}{16}$, or $0.063$ as a decimal.'];
+    expectReplies(right, { '\\frac{1}{16}': 'equal', '0.0625': 'equal', '\\frac{1}{15}': 'different', '\\frac{1}{8}': 'different' });
+    expectReplies(['So the probability is $\\frac{2}{3}$, or $0.67$ as a decimal.'], { '\\frac{2}{3}': 'equal', '\\frac{1}{3}': 'different' });
+    // A restatement that is neither the value nor it rounded: the reply states two values, which only a reader settles.
+    expectReplies(['So the probability is $\\frac{1}{16}$, or $0.07$ as a decimal.', 'So the probability is $\\frac{1}{16}$, or $0.6$ as a decimal.'], {
+      '\\frac{1}{16}': 'unsure',
+    });
+    // A wrong answer restated stays wrong; a hedge ("or perhaps") is no restatement.
+    expectReplies(['So the probability is $\\frac{1}{15}$, or $0.07$ as a decimal.'], { '\\frac{1}{16}': 'different', '\\frac{1}{15}': 'equal' });
+    expectReplies(['So the probability is $\\frac{1}{16}$, or perhaps $0.07$.'], { '\\frac{1}{16}': 'not equal' });
+  });
+});

@@ -152,7 +152,8 @@ function inContext(verdict: Verdict, g: Prepared, p: Prepared, options: GradeOpt
   if (context?.response !== undefined && reopensAnswer(context.response)) return 'unsure';
   // "$\frac{1}{4}$, which is $20\%$": an answer restated as another value contradicts itself (restatement-after.ts).
   const restated = verdict === 'equal' ? restatementAfterAnswer(final) : null;
-  if (restated !== null && !restatesValue(restated, g.cleaned, options)) return 'unsure';
+  // Checked against the answer as the reply writes it too: "$\frac{1}{16}$, or $0.06$ as a decimal" rounds 1/16, not 0.0625.
+  if (restated !== null && !restatesValue(restated, g.cleaned, options) && !restatesValue(restated, p.cleaned, options)) return 'unsure';
   const asked = context?.question === undefined ? null : askedForm(context.question);
   if (verdict === 'equal' && asked !== null && !sameForm(g, p)) return 'unsure';
   return verdict;
