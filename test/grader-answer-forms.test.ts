@@ -92,3 +92,18 @@ describe('an unannounced answer restated in another notation', () => {
     expectReplies(['So the probability is $\\frac{1}{16}$, or perhaps $0.07$.'], { '\\frac{1}{16}': 'not equal' });
   });
 });
+
+describe('a set against a list where the question names a form', () => {
+  const question = 'For a positive integer $n$, let $m$ be the exponent of $2$ in the prime factorization of $n$. Find all positive integers $v$ with this property.';
+  const simplest = 'Find all solutions of the equation. Express your answers in simplest form.';
+
+  it('is the same form: braces change nothing a question asks for', () => {
+    // The set and the list had different form keys: the right set was unsure against the reference list.
+    expect(verdictAsked('So the answer is $\\boxed{\\{1, 3, 5\\}}$.', '$1,3,5$', question)).toBe('equal');
+    expect(verdictAsked('So the answer is $\\boxed{1, 3, 5}$.', '\\{1, 3, 5\\}', question)).toBe('equal');
+    expect(verdictAsked('So the answer is $\\boxed{\\{1, 3\\}}$.', '$1,3,5$', question)).toBe('different');
+    expect(verdictAsked('So the answer is $\\boxed{\\{\\frac{1}{2}, 1\\}}$.', '\\frac12, 1', simplest)).toBe('equal');
+    // An item in another form than the one asked still leaves it to a reader.
+    expect(verdictAsked('So the answer is $\\boxed{\\{\\frac{2}{4}, 1\\}}$.', '\\frac12, 1', simplest)).toBe('unsure');
+  });
+});

@@ -2,8 +2,8 @@
  * The written form of an answer, as a key: two answers with the same key
  * are written the same way up to what no question asks about (spacing,
  * `\dfrac` or `/`, the order of the terms of a sum and of the factors of a
- * product, where a minus sign stands, brackets that change nothing, a label
- * "x =", a unit). Values are never computed: `(x-1)(x+2)` and `x^2+x-2`,
+ * product, where a minus sign stands, brackets that change nothing, braces
+ * around a list, a label "x =", a unit). Values are never computed: `(x-1)(x+2)` and `x^2+x-2`,
  * `\frac24` and `\frac12`, `0.5` and `\frac12`, `x \le 3` and
  * `(-\infty, 3]` have different keys. So an equal key is a sound "same
  * form", and a different key only says the forms may differ.
@@ -123,8 +123,9 @@ export function formKey(input: Answer): string {
       return `text(${answer.text.toLowerCase().replace(/\s+/g, ' ').trim()})`;
     case 'tuple':
       return `${answer.open}${answer.items.map(formKey).join(',')}${answer.close}`;
+    // "\{1, 3, 5\}" and "1, 3, 5": braces around the values are no form a question asks for. Told apart, a right set
+    // was unsure against a list where the question's statement named a form ("the prime factorization of $n$").
     case 'set':
-      return `set[${sorted([...new Set(answer.items.map(formKey))])}]`;
     case 'list':
       return `list[${sorted([...new Set(answer.items.map(formKey))])}]`;
     case 'union':
