@@ -107,3 +107,18 @@ describe('a set against a list where the question names a form', () => {
     expect(verdictAsked('So the answer is $\\boxed{\\{\\frac{2}{4}, 1\\}}$.', '\\frac12, 1', simplest)).toBe('unsure');
   });
 });
+
+describe('a value a Chinese concluding sentence states', () => {
+  it('is the answer: what 一共有, 了 or "=" reaches after 所以 or 因此, and a short line that 为 closes', () => {
+    // Read as no answer (or the whole line as bare mathematics), each right count was unsure.
+    expectReplies(
+      ['小红先买了5个苹果，又买了7个。所以她一共买了12个苹果。', '先算两组：4只和8只。所以一共有4 + 8 = 12只小鸟。', '每盒6支，共2盒。因此，老师一共有**12支**铅笔。', '所以，他们一共赚了12美元。'],
+      { 12: 'equal', 13: 'different', 4: 'different' },
+    );
+    expectReplies(['这个班男生和女生的比例为5/7'], { '\\frac{5}{7}': 'equal', '\\frac{7}{5}': 'different' });
+  });
+
+  it('is no answer where no verb states it, or where the reply may be cut before its full stop', () => {
+    expectReplies(['每分钟流出4升。因此，水池将在12分钟内被放完。', '小红先买了5个苹果，又买了7个。所以她一共买了12个苹果'], { 12: 'not equal' });
+  });
+});
