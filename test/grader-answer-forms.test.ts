@@ -122,3 +122,10 @@ describe('a value a Chinese concluding sentence states', () => {
     expectReplies(['每分钟流出4升。因此，水池将在12分钟内被放完。', '小红先买了5个苹果，又买了7个。所以她一共买了12个苹果'], { 12: 'not equal' });
   });
 });
+
+describe('a degree sign set in \\text', () => {
+  it('is the degree sign', () => {
+    // "72\text{°}" was cut at its \text: unsure against the right 72.
+    expectReplies(['So the angle is $\\boxed{72\\text{°}}$.', 'So the angle is $\\boxed{72\\textdegree}$.'], { 72: 'equal', '72^\\circ': 'equal', 73: 'different' });
+  });
+});

@@ -91,6 +91,8 @@ const SYNONYMS: ReadonlyArray<readonly [RegExp, string]> = [
   [/[−–]/g, '-'],
   [/∪/g, '\\cup '],
   [/∈/g, '\\in '],
+  // "72\\text{°}", "72\\textdegree": the degree sign set as text is the sign (kept in \\text, the answer was cut there).
+  [/\\text\s*\{\s*°\s*\}|\\textdegree(?![a-zA-Z])/g, '^\\circ '],
   [/°/g, '^\\circ '],
   [/²/g, '^2'],
   [/³/g, '^3'],
