@@ -123,6 +123,21 @@ describe('a value a Chinese concluding sentence states', () => {
   });
 });
 
+describe('a numeral in another base, written other ways', () => {
+  it('is the numeral: its base in parentheses or in \\text, or left off', () => {
+    // "52_{(8)}", "(52)_8" and "52_\text{8}" were unsure against 52_8, and "52", the digits asked for, different.
+    for (const pred of ['52_{(8)}', '(52)_8', '52_\\text{8}', '52_{\\text{8}}', '52']) {
+      expect(verdictOf(pred, '52_8'), pred).toBe('equal');
+      expect(verdictOf(pred.replace('52', '53'), '52_8'), pred).toBe('different');
+    }
+    expectReplies(['Converting, we get $\\boxed{2516_{(8)}}$.', 'Converting, we get $\\boxed{2516}$.'], { '2516_8': 'equal', '2517_8': 'different' });
+    // The value in base ten is not the numeral asked for, nor the digits another base's.
+    expect(verdictOf('42', '52_8')).toBe('unsure');
+    expect(verdictOf('52_8', '52')).toBe('different');
+    expect(verdictOf('520', '52_8')).toBe('different');
+  });
+});
+
 describe('a degree sign set in \\text', () => {
   it('is the degree sign', () => {
     // "72\text{°}" was cut at its \text: unsure against the right 72.

@@ -19,7 +19,7 @@ import { familyVerdict } from './compare/tuple-families.ts';
 import { renamedParameterVerdict } from './compare/renamed-parameter.ts';
 import { mathSegments } from './extract/segments.ts';
 import { mathLetters } from './latex/math-letters.ts';
-import { otherBaseThanAsked } from './compare/numeral-base.ts';
+import { digitsWithBaseLeftOff, otherBaseThanAsked } from './compare/numeral-base.ts';
 import { parseTop } from './parse/parse.ts';
 import { otherReadings, type Reading } from './parse/readings.ts';
 import { printAnswer } from './compare/print.ts';
@@ -218,6 +218,8 @@ function compareBoth(g: Prepared, p: Prepared, options: GradeOptions | undefined
   // "\{(x,y): x = y\}" against "\{(t, t) : t \in \mathbb{R}\}" or "(x, x)": one family of tuples (tuple-families.ts).
   const family = familyVerdict(g.cleaned, p.cleaned, graded, given);
   if (family !== null) return family;
+  // "52" against "52_8": the numeral asked for, its base left off (numeral-base.ts).
+  if (digitsWithBaseLeftOff(g.cleaned, p.cleaned)) return 'equal';
   const verdict = compareReadings(g, p, comparer, howMany);
   // "$x = 2n\pi$" against "$x = 2k\pi$": an integer parameter named as the reply likes (renamed-parameter.ts).
   return verdict === 'equal' ? verdict : renamedParameterVerdict(g.cleaned, p.cleaned, graded, given) ?? verdict;
