@@ -144,3 +144,24 @@ describe('a degree sign set in \\text', () => {
     expectReplies(['So the angle is $\\boxed{72\\text{°}}$.', 'So the angle is $\\boxed{72\\textdegree}$.'], { 72: 'equal', '72^\\circ': 'equal', 73: 'different' });
   });
 });
+
+describe('a percent sign where the question asks for a percentage', () => {
+  const question = 'What percent of the students in the class are girls?';
+
+  it('answers the number of percent its reference gives', () => {
+    // Read as its value 0.25, or as a guess at 25, "25\%" was unsure against the reference 25.
+    for (const response of ['So the answer is $\\boxed{25\\%}$.', 'So the answer is $\\boxed{25 \\text{ percent}}$.', 'Thus $25\\%$ of the class are girls.']) {
+      expect(verdictAsked(response, '25', question), response).toBe('equal');
+      expect(verdictAsked(response, '26', question), response).toBe('different');
+    }
+    expect(verdictAsked('So the answer is $\\boxed{2.5\\%}$.', '25', question)).toBe('different');
+    // Its value still answers a reference written as one, and without a question 25 may be a count: a guess.
+    expect(verdictAsked('So the answer is $\\boxed{25\\%}$.', '0.25', question)).toBe('equal');
+    expect(verdictAsked('So the answer is $\\boxed{25\\%}$.', '25', 'How many students in the class are girls?')).toBe('unsure');
+    expect(verdictOf('25\\%', '25')).toBe('unsure');
+    // A percentage the statement only describes asks for none: a grade 12 answered "12%" stays a guess.
+    const grade = 'The table shows the percent of bus riders in each grade. For which grade is the number of male riders largest?';
+    expect(verdictAsked('So the answer is $\\boxed{12\\%}$.', '12', grade)).toBe('unsure');
+    expect(verdictAsked('So the answer is $\\boxed{12\\%}$.', '12', 'By what percent did the price rise? Express your answer as a percentage.')).toBe('equal');
+  });
+});

@@ -4,6 +4,7 @@
  * cache parsed answers because voting grades the same strings many times.
  */
 import { askedForm } from './asked-form.ts';
+import { asksForPercent, numberOfPercent } from './asked-percent.ts';
 import { remember } from './math/bounded.ts';
 import { cleanLatex } from './extract/clean.ts';
 import { AnswerComparer, textKey } from './compare/compare.ts';
@@ -120,10 +121,22 @@ export function gradeAnswer(pred: string | null, gold: string, options?: GradeOp
   if (pred === null) return { equal: false, verdict: 'different', pred: '', gold: g.printed, answer: null };
   // The response's answer to its question: the clause or the count it asks for (asked-answer.ts).
   const answer = askedAnswer(pred, context) ?? pred;
-  const p = safePrepare(answer);
+  const p = percentAsked(g, safePrepare(answer), context?.question, options);
   const verdict =
     countOrListUnasked(pred, gold, options, context) ?? inContext(compareBoth(g, p, options, asksHowMany(context?.question), questionLetters(context?.question)), g, p, options, context);
   return { equal: verdict === 'equal', verdict, pred: p.printed, gold: g.printed, answer };
+}
+
+/**
+ * "25\%" where the question asks "What percent …?" and the reference is the number of percent, 25: that number (asked-percent.ts).
+ * Read as the value 0.25, or as a guess at 25, the right answer was unsure.
+ */
+function percentAsked(g: Prepared, p: Prepared, question: string | undefined, options: GradeOptions | undefined): Prepared {
+  const number = numberOfPercent(p.cleaned);
+  if (number === null || !asksForPercent(question) || numberOfPercent(g.cleaned) !== null) return p;
+  // Only the number the reference is: "25\%" against a reference 0.25 is its value, equal as it was.
+  const asNumber = safePrepare(number);
+  return compareBoth(g, asNumber, options) === 'equal' ? asNumber : p;
 }
 
 /**
