@@ -165,3 +165,19 @@ describe('a percent sign where the question asks for a percentage', () => {
     expect(verdictAsked('So the answer is $\\boxed{12\\%}$.', '12', 'By what percent did the price rise? Express your answer as a percentage.')).toBe('equal');
   });
 });
+
+describe('a fraction written as a coefficient where the question asks for a form', () => {
+  const radical = 'What is the area of the triangle? Express your answer as a common fraction in simplest radical form.';
+
+  it('is the same form as the one fraction', () => {
+    // Keyed apart, "\frac{3}{4}\sqrt{3}" was unsure against "\frac{3\sqrt{3}}{4}" under "simplest radical form".
+    for (const pred of ['\\frac{3}{4}\\sqrt{3}', '\\sqrt{3} \\cdot \\frac{3}{4}', '3\\sqrt{3}/4']) {
+      expect(verdictAsked(`So the area is $\\boxed{${pred}}$.`, '\\frac{3\\sqrt{3}}{4}', radical), pred).toBe('equal');
+    }
+    expect(verdictAsked('So the area is $\\boxed{\\frac{1}{3}\\sqrt{3}}$.', '\\frac{\\sqrt{3}}{3}', radical)).toBe('equal');
+    expect(verdictAsked('So the area is $\\boxed{\\frac{3}{4}\\sqrt{3}}$.', '\\frac{3\\sqrt{3}}{2}', radical)).toBe('different');
+    // Another form of the value is still for a reader: a root left in the denominator, a fraction not in lowest terms.
+    expect(verdictAsked('So the area is $\\boxed{\\frac{1}{\\sqrt{3}}}$.', '\\frac{\\sqrt{3}}{3}', radical)).toBe('unsure');
+    expect(verdictAsked('So the area is $\\boxed{\\frac{6}{8}\\sqrt{3}}$.', '\\frac{3\\sqrt{3}}{4}', radical)).toBe('unsure');
+  });
+});
