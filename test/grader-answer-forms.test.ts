@@ -181,3 +181,19 @@ describe('a fraction written as a coefficient where the question asks for a form
     expect(verdictAsked('So the area is $\\boxed{\\frac{6}{8}\\sqrt{3}}$.', '\\frac{3\\sqrt{3}}{4}', radical)).toBe('unsure');
   });
 });
+
+describe('a point joined to inequalities in its letter', () => {
+  it('is one more piece of the set they describe', () => {
+    // Read as a list of two answers, "x < 0 or x = \frac12" was graded different from the right set, sure of it.
+    for (const pred of ['x < 0 \\text{ or } x = \\frac{1}{2}', 'x < 0, x = \\frac12', 'x = 0.5 or x < 0']) {
+      expect(verdictOf(pred, '(-\\infty,0)\\cup\\{\\frac{1}{2}\\}'), pred).toBe('equal');
+      expect(verdictOf(pred, '(-\\infty,0]\\cup\\{\\frac{1}{2}\\}'), pred).toBe('different');
+      expect(verdictOf(pred, '(-\\infty,0)\\cup\\{\\frac{1}{3}\\}'), pred).toBe('different');
+    }
+    expect(verdictOf('x > 0 \\text{ or } x = 0', '[0, \\infty)')).toBe('equal');
+    // "and" asks both at once, another letter is another unknown, and equations alone are a list of solutions.
+    expect(verdictOf('x < 0 \\text{ and } x = \\frac12', '(-\\infty,0)\\cup\\{\\frac{1}{2}\\}')).not.toBe('equal');
+    expect(verdictOf('x < 0 \\text{ or } y = \\frac12', '(-\\infty,0)\\cup\\{\\frac{1}{2}\\}')).not.toBe('equal');
+    expect(verdictOf('x = 1, x = 2', '1, 2')).toBe('equal');
+  });
+});
