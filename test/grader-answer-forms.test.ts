@@ -197,3 +197,14 @@ describe('a point joined to inequalities in its letter', () => {
     expect(verdictOf('x = 1, x = 2', '1, 2')).toBe('equal');
   });
 });
+
+describe('an endless progression against a residue class', () => {
+  it('is the class it lists from its least positive member', () => {
+    // Read as a list, "2, 4, 6, \ldots" was graded different from "even n", sure of it.
+    expectReplies(['So the answer is $\\boxed{2, 4, 6, \\ldots}$.', 'So $n$ can be $\\boxed{2, 4, 6, 8, \\dots}$.'], { 'even $n$': 'equal', 'odd $n$': 'different', 'n = 2k': 'equal' });
+    expectReplies(['So the answer is $\\boxed{3, 7, 11, \\ldots}$.'], { '$n=4k+3$': 'equal', '$n=4k+1$': 'different' });
+    // A progression that leaves out the class's first members, or is none, is another set.
+    for (const pred of ['4, 6, 8, \\ldots', '2, 4, 7, \\ldots', '2, 4, 6']) expect(verdictOf(pred, 'even $n$'), pred).toBe('different');
+    expect(verdictOf('1, 2, \\ldots, 1235', '1, 2, \\ldots, 1235')).toBe('equal');
+  });
+});

@@ -11,7 +11,7 @@
  */
 import { caseTexts, type CasesText } from './cases.ts';
 import { namedSet } from './named-sets.ts';
-import { expandCongruences, residueItem, residueTexts, unionOf } from './residues.ts';
+import { expandCongruences, progressionClass, residueItem, residueTexts, unionOf } from './residues.ts';
 import { splitQuantity } from '../math/units.ts';
 import { YES_OR_NO_FIRST } from '../extract/segments.ts';
 
@@ -283,6 +283,9 @@ function withoutOrderWords(tex: string): string {
 /** Applies the rules above to a cleaned answer. */
 export function canonicalWords(cleaned: string): Worded {
   let tex = withoutOrderWords(identically(cleaned));
+  // "2, 4, 6, \dots": the residue class the progression lists (residues.ts).
+  const progression = progressionClass(tex);
+  if (progression !== null) return { tex: progression, freeText: false, domain: '' };
   // Most answers have no words at all: leave them at once.
   const words = /[a-zA-Z]{2}|\([a-jA-J]\)|^[A-J](?:\s*,\s*[A-J])*$/.test(plain(tex).replace(/\\[a-zA-Z]+/g, '')) || /\\(?:equiv|forall|in|mathbb|begin|n?mid)(?![a-zA-Z])|^[a-zA-Z]\s*=\s*\d+\s*[a-zA-Z]/.test(tex) || FAMILY.test(tex);
   if (!words) return { tex, freeText: false, domain: '' };
