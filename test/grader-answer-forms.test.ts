@@ -208,3 +208,18 @@ describe('an endless progression against a residue class', () => {
     expect(verdictOf('1, 2, \\ldots, 1235', '1, 2, \\ldots, 1235')).toBe('equal');
   });
 });
+
+describe('a case said to be easy to check after a boxed or announced answer', () => {
+  it('reopens nothing', () => {
+    // Read as a reopening ("Actually" and then mathematics), a right boxed 10 was unsure, a wrong 9 unsure, not different.
+    expectReplies(
+      ['So we get $\\boxed{10}$. Actually, when $n = 3$ this is also easy to verify directly.', 'The answer is $10$. Actually, when $n = 3$ this is also easy to verify directly.'],
+      { 10: 'equal', 9: 'different', 3: 'different' },
+    );
+    // A value beyond the case, or a fault found in it, still reopens the answer.
+    expectReplies(
+      ['So we get $\\boxed{10}$. Actually, when $n = 3$ we get $11$.', 'So we get $\\boxed{10}$. Wait, for $n = 3$ it fails.', 'So we get $\\boxed{10}$. Actually, I made an error when $n = 3$.'],
+      { 10: 'unsure' },
+    );
+  });
+});
