@@ -74,6 +74,14 @@ describe('values given "respectively"', () => {
     expect(verdictAsked('So the smallest and largest values are $12$ and $13$, respectively.', '(12, 13)', question)).toBe('equal');
     expect(verdictAsked('So the smallest and largest values are $13$ and $12$, respectively.', '(12, 13)', question)).toBe('different');
   });
+
+  it('are read in prose too, closing the reply', () => {
+    // With no math and two numbers, the sentence was no answer: unsure against the right (12, 13).
+    const prose = 'We compute both. The smallest and largest values of $n$ are 12 and 13, respectively.';
+    expectReplies([prose, 'The smallest and largest values are 12, 13 respectively.'], { '(12, 13)': 'equal', '(13, 12)': 'different', '(12, 14)': 'different' });
+    // Without "respectively", or without its full stop (a reply cut there), the sentence stays a reader's.
+    expectReplies(['The smallest and largest values are 12 and 13.', 'The two roots are 2 and 3, respectively'], { '(12, 13)': 'not equal', '2, 3': 'not equal' });
+  });
 });
 
 describe('an unannounced answer restated in another notation', () => {

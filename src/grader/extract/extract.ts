@@ -4,6 +4,7 @@
  * then unannounced mathematics. One extraction for runs and `tmas grade`.
  */
 import { statedValueCjk } from './stated-cjk.ts';
+import { respectiveValues } from './respective-values.ts';
 import { boxedRuns, lastBoxEnd, lastBoxedAnswer, statesNoValue } from './boxes.ts';
 import { isAsideParagraph, withoutClosingRemarks } from './remarks.ts';
 import { endWindow } from './end-window.ts';
@@ -228,6 +229,9 @@ function unannouncedAnswer(response: string): string | null {
   // "所以他们一共赚了8722美元。": a value a Chinese sentence states (stated-cjk.ts).
   const cjk = statedValueCjk(afterMath);
   if (cjk !== null) return statedByHedge(last, last.length - afterMath.length) ? null : cjk;
+  // "The smallest and largest values are 12 and 13, respectively.": the values in their order (respective-values.ts).
+  const respective = respectiveValues(afterMath);
+  if (respective !== null) return statedByHedge(last, last.length - afterMath.length + respective.at) ? null : respective.values;
   const value = STATED_VALUE.exec(afterMath) ?? BOLD_NUMBER_AT_END.exec(afterMath);
   // "the smallest such $n$ is 3.": the math names the answer, the words after it give it.
   // "A common wrong answer is 41.": not what a hedged announcement gives, as for math below.
