@@ -49,6 +49,13 @@ describe('a last sentence that names two quantities, each in its clause', () => 
     expectReplies(['The volume is $64$ cubic units; the side is $4$.'], { 64: 'equal', 4: 'different' });
   });
 
+  it('is unsure without a question where the two ends of a range are joined by a semicolon or in two sentences', () => {
+    // Read as the first clause (the rest a remark on it) or as the last sentence, one end was graded, sure of it.
+    expectReplies(['The largest is $13$; the smallest is $12$.', 'The minimum is $12$. The maximum is $13$.'], { 12: 'unsure', 13: 'unsure' });
+    expectReplies(['The minimum value is $5$. The maximum value is $5$.'], { 5: 'equal', 6: 'different' });
+    expect(verdictAsked('The minimum is $12$. The maximum is $13$.', '13', 'Find the maximum of $f$.')).toBe('equal');
+  });
+
   it('is the one the question names, or both in the order it asks for them', () => {
     for (const response of both.slice(0, 2)) {
       expect(verdictAsked(response, '12', 'Find the smallest possible value of $n$.'), response).toBe('equal');

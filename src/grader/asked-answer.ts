@@ -59,6 +59,9 @@ export function askedAnswer(extracted: string | null, context: GradeContext | un
   }
 }
 
+/** A name of one end of a range of values: "largest", "minimum", "least". */
+const RANGE_END = /^(?:largest|smallest|greatest|least|biggest|highest|lowest|maximum|minimum|max|min|larger|smaller|greater|lesser)$/i;
+
 /** A clause that names the answer itself: what it states concludes, whatever the other clauses name. */
 const NAMES_THE_ANSWER = /^(?:answer|result|final)$/i;
 
@@ -71,9 +74,14 @@ const NAMES_THE_ANSWER = /^(?:answer|result|final)$/i;
  */
 function unaskedAnswer(extracted: string, response: string): string {
   try {
-    const clauses = andJoinedClauses(afterReasoning(response));
-    const last = clauses?.[clauses.length - 1];
-    if (clauses === null || last === undefined || squeezed(last.value) !== squeezed(extracted)) return extracted;
+    const final = afterReasoning(response);
+    const joined = andJoinedClauses(final);
+    const last = joined?.[joined.length - 1];
+    // "The largest is $13$; the smallest is $12$.", "The minimum is $5$. The maximum is $9$.": the two ends of a range,
+    // neither a remark on the other, however they are joined; read as the first or the last, one end was graded.
+    const ends = labelledClauses(final);
+    const clauses = ends !== null && ends.every((clause) => RANGE_END.test(clause.label)) && ends.some((c) => squeezed(c.value) === squeezed(extracted)) ? ends : joined;
+    if (clauses === null || (clauses === joined && (last === undefined || squeezed(last.value) !== squeezed(extracted)))) return extracted;
     if (clauses.some((clause) => NAMES_THE_ANSWER.test(clause.label)) || clauses.every((clause) => squeezed(clause.value) === squeezed(extracted))) return extracted;
     return clauses.map((clause) => `the ${clause.label.replace(/\$/g, '')} is ${clause.value}`).join(' and ');
   } catch {
