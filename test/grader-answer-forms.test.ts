@@ -190,6 +190,9 @@ describe('a fraction written as a coefficient where the question asks for a form
       expect(verdictAsked(`So the area is $\\boxed{${pred}}$.`, '\\frac{3\\sqrt{3}}{4}', radical), pred).toBe('equal');
     }
     expect(verdictAsked('So the area is $\\boxed{\\frac{1}{3}\\sqrt{3}}$.', '\\frac{\\sqrt{3}}{3}', radical)).toBe('equal');
+    // A fraction in a group of braces is a factor as any other: "{1 \over n}" as "\frac{1}{n}".
+    const asFunction = 'Express the maximum value as a function of $n$.';
+    expect(verdictAsked('So it is $\\boxed{{1 \\over n}4\\cos^{2}{\\pi \\over 2n}}$.', '\\frac{1}{n}4\\cos^{2}\\frac{\\pi}{2n}', asFunction)).toBe('equal');
     expect(verdictAsked('So the area is $\\boxed{\\frac{3}{4}\\sqrt{3}}$.', '\\frac{3\\sqrt{3}}{2}', radical)).toBe('different');
     // Another form of the value is still for a reader: a root left in the denominator, a fraction not in lowest terms.
     expect(verdictAsked('So the area is $\\boxed{\\frac{1}{\\sqrt{3}}}$.', '\\frac{\\sqrt{3}}{3}', radical)).toBe('unsure');

@@ -58,7 +58,9 @@ function terms(node: MathNode, negative: boolean, out: Signed[]): void {
  * go to their numerator (`out`) and denominator (`below`), so that `\frac{1}{3}\sqrt{3}` and `\frac{\sqrt{3}}{3}` meet.
  */
 function factors(node: MathNode, out: Signed[], below?: Signed[]): void {
-  const inner = node.type === 'ParenthesisNode' && 'content' in node ? (node.content as MathNode) : node;
+  // "{\frac{1}{n}}4": a group in braces may reach here as parentheses in parentheses.
+  let inner = node;
+  while (inner.type === 'ParenthesisNode' && 'content' in inner) inner = inner.content as MathNode;
   const [a, b] = argsOf(inner);
   const name = inner.type === 'OperatorNode' ? nameOf(inner) : '';
   if (name === 'multiply' && a !== undefined && b !== undefined) {
