@@ -241,3 +241,12 @@ describe('a case said to be easy to check after a boxed or announced answer', ()
     );
   });
 });
+
+describe('a box set in another box', () => {
+  it('is that box, where it is all of the box around it', () => {
+    // Read as a box that is only part of the value around it, "$\boxed{\boxed{16}}$" was unsure against the right 16.
+    expectReplies(['So the answer is $\\boxed{\\boxed{16}}$.', 'So the answer is $\\fbox{\\boxed{16}}$.'], { 16: 'equal', 17: 'different' });
+    // A box that is part of the value still leaves the value to a reader.
+    expectReplies(['So the answer is $-\\boxed{\\boxed{5}}$.', 'So the answer is $\\boxed{\\boxed{5}\\sqrt{2}}$.', 'So the answer is $\\boxed{\\boxed{5}}\\sqrt{2}$.'], { 5: 'unsure' });
+  });
+});
