@@ -133,7 +133,8 @@ describe('a last sentence that names two quantities', () => {
     expect(verdictOf('The minimum is $3$ and the maximum is $8$.', '(3, 8)', 'Find the minimum and the maximum.')).toBe('equal');
     expect(verdictOf('The maximum is $8$ and the minimum is $3$.', '(3, 8)', 'Find the minimum and the maximum.')).toBe('equal');
     expect(verdictOf('The minimum is $3$ and the maximum is $8$.', '(8, 3)', 'Find the minimum and the maximum.')).toBe('different');
-    expect(verdictOf('The minimum is $3$ and the maximum is $8$.', '8', 'Find the minimum and the maximum.')).not.toBe('equal');
+    // A reference of one of the two values: which end it names only a reader can tell (named-values.ts).
+    expect(verdictOf('The minimum is $3$ and the maximum is $8$.', '8', 'Find the minimum and the maximum.')).toBe('unsure');
     // A letter the question counts or adds up is not what it asks for: the list of n was graded, different from the right 3.
     const counted = 'So $n = 1, 2, 3$. Thus there are $3$ such integers.';
     expect(verdictOf(counted, '3', 'How many positive integers $n$ satisfy $n^2 < 10$?')).toBe('equal');

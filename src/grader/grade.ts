@@ -5,6 +5,7 @@
  */
 import { askedForm } from './asked-form.ts';
 import { asksForPercent, numberOfPercent } from './asked-percent.ts';
+import { namedValuesOf } from './named-values.ts';
 import { remember } from './math/bounded.ts';
 import { cleanLatex } from './extract/clean.ts';
 import { AnswerComparer, textKey } from './compare/compare.ts';
@@ -122,9 +123,19 @@ export function gradeAnswer(pred: string | null, gold: string, options?: GradeOp
   // The response's answer to its question: the clause or the count it asks for (asked-answer.ts).
   const answer = askedAnswer(pred, context) ?? pred;
   const p = percentAsked(g, safePrepare(answer), context?.question, options);
-  const verdict =
+  const graded =
     countOrListUnasked(pred, gold, options, context) ?? inContext(compareBoth(g, p, options, asksHowMany(context?.question), questionLetters(context?.question)), g, p, options, context);
+  const verdict = graded === 'different' && isOneNamedValue(g, answer, context, options) ? 'unsure' : graded;
   return { equal: verdict === 'equal', verdict, pred: p.printed, gold: g.printed, answer };
+}
+
+/**
+ * Whether the reference is one of several values the reply gives under their names ("the minimum is $3$ and the
+ * maximum is $8$" against 8): which of them the reference names only a reader can tell (named-values.ts).
+ */
+function isOneNamedValue(g: Prepared, answer: string, context: GradeContext | undefined, options: GradeOptions | undefined): boolean {
+  const values = namedValuesOf(answer, context);
+  return values !== null && values.some((value) => compareBoth(g, safePrepare(value), options) === 'equal');
 }
 
 /**
