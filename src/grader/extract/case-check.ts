@@ -40,6 +40,15 @@ export function statesNoValueBeyondItsCase(sentence: string): boolean {
   return !/\d|\$|\\[([]/.test(withoutConditionValues(sentence));
 }
 
+/**
+ * Whether `sentence` says that something is checked or verified and states no value outside the cases its conditions
+ * name: "Actually, when $n = 3$ this is also easy to verify directly." Words that only name a case ("Wait, when $n =
+ * 3$ this breaks down.") say nothing checked: read as remarks, a reply that doubts its answer was graded sure of it.
+ */
+export function checksOnlyItsCases(sentence: string): boolean {
+  return CHECKS.test(sentence) && statesNoValueBeyondItsCase(sentence);
+}
+
 /** Whether `sentence` only says that a case of the answer, one letter set to a number, can be checked. */
 export function isCaseCheck(sentence: string): boolean {
   const math = mathSegments(sentence);

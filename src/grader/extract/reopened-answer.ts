@@ -12,7 +12,7 @@ import { afterReasoning, announcedAnswer } from './extract.ts';
 import { addsSolution, ANOTHER, restates, tailAfter } from './after-answer.ts';
 import { sentencesOf } from './segments.ts';
 import { offersOtherValue } from './offered-alternative.ts';
-import { statesNoValueBeyondItsCase } from './case-check.ts';
+import { checksOnlyItsCases } from './case-check.ts';
 
 /**
  * A fault found in the working, not the words alone: "I realize this counts each pair twice", "we forgot to count",
@@ -49,8 +49,8 @@ export function reopensAnswer(response: string): boolean {
   return sentencesOf(after).some((sentence) => offers(sentence.text));
 }
 
-/** Words that find a fault, unlike "actually", "wait" or "hmm", which may only lead into a remark. */
-const FINDS_FAULT = /\b(?:mistake|error|wrong|incorrect|miscount|overcount|double[-\s]count|correction|re-?check|reconsider|forgot|overlooked|missed|fail|contradict|invalid|impossible|(?:does|do|did)\s*(?:not|n't)\s+(?:work|hold|satisfy))/i;
+/** Words that find a fault or doubt the answer ("let me double-check"), unlike "actually", "wait" or "hmm", which may only lead into a remark. */
+const FINDS_FAULT = /\b(?:mistake|error|wrong|incorrect|miscount|overcount|double[-\s]c(?:ount|heck)|check\w*\s+(?:\w+\s+)?again|not\s+(?:sure|certain)|unsure|doubt|correction|re-?check|reconsider|forgot|overlooked|missed|fail|contradict|invalid|impossible|(?:does|do|did)\s*(?:not|n't)\s+(?:work|hold|satisfy))/i;
 
 /**
  * Whether the sentences of `after` from the one at `at` on only remark on cases of the answer: "Actually, when $n = 3$
@@ -62,7 +62,7 @@ function onlyRemarksOnCases(after: string, at: number): boolean {
   const before = after.slice(0, at);
   const start = Math.max(...['. ', '! ', '? ', '\n'].map((end) => before.lastIndexOf(end) + 1));
   const rest = sentencesOf(after.slice(start)).map((sentence) => sentence.text);
-  return rest.every((sentence) => !FINDS_FAULT.test(sentence) && statesNoValueBeyondItsCase(sentence));
+  return rest.every((sentence) => !FINDS_FAULT.test(sentence) && checksOnlyItsCases(sentence));
 }
 
 /** A sentence that opens on words that reopen what came before: "Hmm, but wait:", "Actually,", "Oops —". */
@@ -86,8 +86,8 @@ function reopensOnCondition(final: string): boolean {
   const sentences = sentencesOf(paragraph);
   const last = sentences[sentences.length - 1];
   if (last === undefined || sentences.length < 2 || !OPENS_REOPENED.test(last.text) || !ON_CONDITION.test(last.text)) return false;
-  // "Actually, when $n = 3$ this is easy to verify directly.": the case alone, no other value under it (case-check.ts).
-  if (statesNoValueBeyondItsCase(last.text)) return false;
+  // "Actually, when $n = 3$ this is easy to verify directly.": the case checked, no other value under it (case-check.ts).
+  if (!FINDS_FAULT.test(last.text) && checksOnlyItsCases(last.text)) return false;
   return /\d|\$|\\[([]/.test(paragraph.slice(0, last.start)) && /\d|\$|\\[([]/.test(last.text);
 }
 
