@@ -25,7 +25,13 @@ describe('a Chinese closing sentence whose number the next character scales or b
     for (const reply of scaled) expect(verdictOf(reply, '5'), reply).not.toBe('equal');
   });
 
+  it('is no answer of the digits alone after 答案 either', () => {
+    // Announced, the sentence was reduced to its number: 5 for 50000, for 25, for "5 or more", graded equal to 5.
+    for (const reply of ['答案是5万。', '所以答案是5的平方。', '因此，答案是5以上。', '答案：5的倍数']) expect(verdictOf(reply, '5'), reply).not.toBe('equal');
+    expectReplies(['所以答案是5个。', '答案是5。'], { 5: 'equal', 6: 'different' });
+  });
+
   it('still reads a number with its counter or unit', () => {
-    expectReplies(['所以一共有5个人。', '所以他们一共赚了5美元。', '所以 x = 5。', '因此，弗兰克一共有**5颗**糖果。'], { 5: 'equal', 50000: 'different' });
+    expectReplies(['所以一共有5个人。', '所以他们一共赚了5美元。', '所以 x = 5。', '因此，弗兰克一共有**5颗**糖果。', '所以一共有5千克。', '答案是5千米。'], { 5: 'equal', 50000: 'different' });
   });
 });

@@ -3,13 +3,14 @@
  * has or reaches it, "所以他们一共赚了8722美元。", "所以一共有3 + 10 = 13只鸟。", "弗兰克一共有**858颗**糖果。". Read
  * as bare mathematics or as no answer at all, a right count was unsure, or no answer where the reply gave one.
  */
+import { SCALED_NEXT } from '../math/cjk-scale.ts';
 
 /**
  * A number as such a sentence writes it, set in bold or not, with its counter or unit in up to five characters. Not
  * a number the next character makes another ("5万" is 50000, "5千", "5分之1"), bounds ("5以上", "5多个", "5余") or
  * takes as a base ("5的倍数", "5的平方"): read as its digits alone, each was graded equal to a reference 5.
  */
-const VALUE = String.raw`\**\s*(-?\d+(?:\.\d+)?(?:\/\d+)?%?)(?![\d.]|\s*(?:[万千百亿兆的以之余多几来]|分之))\s*\p{Script=Han}{0,3}\s*\**\s*\p{Script=Han}{0,5}`;
+const VALUE = String.raw`\**\s*(-?\d+(?:\.\d+)?(?:\/\d+)?%?)(?![\d.]|${SCALED_NEXT})\s*\p{Script=Han}{0,3}\s*\**\s*\p{Script=Han}{0,5}`;
 
 /**
  * What states the value: 是, 为 or 等于 right before it, or a conclusion (所以, 因此, 一共, 总共, …) that goes on to 有, 了
