@@ -127,9 +127,14 @@ describe('a last sentence that names two quantities', () => {
     }
     expect(verdictOf('It follows that $u = 6$. Hence $v = 1$.', '6', 'Given $u$ and $v$ as above, find $u$.')).toBe('equal');
     expect(verdictOf('It follows that $u = 6$. Hence $v = 1$.', '1', 'Given $u$ and $v$ as above, find $u$.')).toBe('different');
-    // A request for both, or for a quantity none names, leaves the extraction as it was.
+    // A quantity none names leaves the extraction as it was; a request for both is both, in the order asked (read as
+    // its last clause, the pair was graded different from the right reference (3, 8), and 8 alone equal).
     expect(verdictOf('So $u = 2$ and $v = 5$, giving $u + v = 7$.', '7', 'Find $u + v$.')).toBe('equal');
-    expect(verdictOf('The minimum is $3$ and the maximum is $8$.', '8', 'Find the minimum and the maximum.')).toBe('equal');
+    expect(verdictOf('The minimum is $3$ and the maximum is $8$.', '(3, 8)', 'Find the minimum and the maximum.')).toBe('equal');
+    expect(verdictOf('The maximum is $8$ and the minimum is $3$.', '(3, 8)', 'Find the minimum and the maximum.')).toBe('equal');
+    expect(verdictOf('The minimum is $3$ and the maximum is $8$.', '(8, 3)', 'Find the minimum and the maximum.')).toBe('different');
+    // A reference of one of the two values: which end it names only a reader can tell (named-values.ts).
+    expect(verdictOf('The minimum is $3$ and the maximum is $8$.', '8', 'Find the minimum and the maximum.')).toBe('unsure');
     // A letter the question counts or adds up is not what it asks for: the list of n was graded, different from the right 3.
     const counted = 'So $n = 1, 2, 3$. Thus there are $3$ such integers.';
     expect(verdictOf(counted, '3', 'How many positive integers $n$ satisfy $n^2 < 10$?')).toBe('equal');

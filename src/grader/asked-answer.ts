@@ -10,7 +10,7 @@
  * grade told apart (sums 3 and 4 of the same roots) counted as one answer.
  */
 import { afterReasoning } from './extract/extract.ts';
-import { askedClause, labelledClauses, type LabelledClause } from './extract/labelled-clauses.ts';
+import { andJoinedClauses, askedClause, askedClauses, labelledClauses, type LabelledClause } from './extract/labelled-clauses.ts';
 import { countAndList } from './extract/count-and-list.ts';
 import { askedQuantity, namedQuantities } from './extract/named-quantities.ts';
 import type { GradeContext } from './parse/types.ts';
@@ -36,7 +36,8 @@ function squeezed(tex: string): string {
  * @example askedAnswer('1, 2', { question: 'Find the sum of the roots.', response: 'The roots are $1, 2$; the sum is $3$.' }) // '3'
  */
 export function askedAnswer(extracted: string | null, context: GradeContext | undefined): string | null {
-  if (extracted === null || context?.response === undefined || context.question === undefined) return extracted;
+  if (extracted === null || context?.response === undefined) return extracted;
+  if (context.question === undefined) return unaskedAnswer(extracted, context.response);
   try {
     const final = afterReasoning(context.response);
     // "There are $3$ such $n$: $1, 2, 5$." read as its list: the count, where the question asks how many (count-and-list.ts).
@@ -50,7 +51,39 @@ export function askedAnswer(extracted: string | null, context: GradeContext | un
     if (letters !== null) return askedClause(letters, context.question)?.value ?? extracted;
     const clauses = labelledClauses(final);
     if (clauses === null || !clauses.some((clause) => squeezed(clause.value) === squeezed(extracted))) return extracted;
-    return askedClause(clauses, context.question)?.value ?? extracted;
+    // "Find the smallest and the largest …": every value asked, in the order the question asks for them.
+    return askedClauses(clauses, context.question)?.map((clause) => clause.value).join(', ') ?? extracted;
+  } catch {
+    // A response the clauses cannot be read in gives its extracted answer.
+    return extracted;
+  }
+}
+
+/** A name of one end of a range of values: "largest", "minimum", "least". */
+const RANGE_END = /^(?:largest|smallest|greatest|least|biggest|highest|lowest|maximum|minimum|max|min|larger|smaller|greater|lesser)$/i;
+
+/** A clause that names the answer itself: what it states concludes, whatever the other clauses name. */
+const NAMES_THE_ANSWER = /^(?:answer|result|final)$/i;
+
+/**
+ * The answer of a response graded without its question: where its last sentence gives several quantities under their
+ * names, in clauses "and the … is" joins, and the extraction took the last of them ("The largest is $13$ and the smallest is $12$."), those clauses, a
+ * sentence only a reader who knows the question can settle (graded unsure); `extracted` otherwise. Read as 12, the
+ * smallest was graded equal to a reference 12 where the largest may have been asked. A first clause that a remark
+ * follows ("The volume is $64$; the side is $4$.") is the extraction's, and stays.
+ */
+function unaskedAnswer(extracted: string, response: string): string {
+  try {
+    const final = afterReasoning(response);
+    const joined = andJoinedClauses(final);
+    const last = joined?.[joined.length - 1];
+    // "The largest is $13$; the smallest is $12$.", "The minimum is $5$. The maximum is $9$.": the two ends of a range,
+    // neither a remark on the other, however they are joined; read as the first or the last, one end was graded.
+    const ends = labelledClauses(final);
+    const clauses = ends !== null && ends.every((clause) => RANGE_END.test(clause.label)) && ends.some((c) => squeezed(c.value) === squeezed(extracted)) ? ends : joined;
+    if (clauses === null || (clauses === joined && (last === undefined || squeezed(last.value) !== squeezed(extracted)))) return extracted;
+    if (clauses.some((clause) => NAMES_THE_ANSWER.test(clause.label)) || clauses.every((clause) => squeezed(clause.value) === squeezed(extracted))) return extracted;
+    return clauses.map((clause) => `the ${clause.label.replace(/\$/g, '')} is ${clause.value}`).join(' and ');
   } catch {
     // A response the clauses cannot be read in gives its extracted answer.
     return extracted;

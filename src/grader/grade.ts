@@ -4,6 +4,8 @@
  * cache parsed answers because voting grades the same strings many times.
  */
 import { askedForm } from './asked-form.ts';
+import { asksForPercent, numberOfPercent } from './asked-percent.ts';
+import { namedValuesOf } from './named-values.ts';
 import { remember } from './math/bounded.ts';
 import { cleanLatex } from './extract/clean.ts';
 import { AnswerComparer, textKey } from './compare/compare.ts';
@@ -19,7 +21,7 @@ import { familyVerdict } from './compare/tuple-families.ts';
 import { renamedParameterVerdict } from './compare/renamed-parameter.ts';
 import { mathSegments } from './extract/segments.ts';
 import { mathLetters } from './latex/math-letters.ts';
-import { otherBaseThanAsked } from './compare/numeral-base.ts';
+import { digitsWithBaseLeftOff, otherBaseThanAsked } from './compare/numeral-base.ts';
 import { parseTop } from './parse/parse.ts';
 import { otherReadings, type Reading } from './parse/readings.ts';
 import { printAnswer } from './compare/print.ts';
@@ -120,10 +122,32 @@ export function gradeAnswer(pred: string | null, gold: string, options?: GradeOp
   if (pred === null) return { equal: false, verdict: 'different', pred: '', gold: g.printed, answer: null };
   // The response's answer to its question: the clause or the count it asks for (asked-answer.ts).
   const answer = askedAnswer(pred, context) ?? pred;
-  const p = safePrepare(answer);
-  const verdict =
+  const p = percentAsked(g, safePrepare(answer), context?.question, options);
+  const graded =
     countOrListUnasked(pred, gold, options, context) ?? inContext(compareBoth(g, p, options, asksHowMany(context?.question), questionLetters(context?.question)), g, p, options, context);
+  const verdict = graded === 'different' && isOneNamedValue(g, answer, context, options) ? 'unsure' : graded;
   return { equal: verdict === 'equal', verdict, pred: p.printed, gold: g.printed, answer };
+}
+
+/**
+ * Whether the reference is one of several values the reply gives under their names ("the minimum is $3$ and the
+ * maximum is $8$" against 8): which of them the reference names only a reader can tell (named-values.ts).
+ */
+function isOneNamedValue(g: Prepared, answer: string, context: GradeContext | undefined, options: GradeOptions | undefined): boolean {
+  const values = namedValuesOf(answer, context);
+  return values !== null && values.some((value) => compareBoth(g, safePrepare(value), options) === 'equal');
+}
+
+/**
+ * "25\%" where the question asks "What percent …?" and the reference is the number of percent, 25: that number (asked-percent.ts).
+ * Read as the value 0.25, or as a guess at 25, the right answer was unsure.
+ */
+function percentAsked(g: Prepared, p: Prepared, question: string | undefined, options: GradeOptions | undefined): Prepared {
+  const number = numberOfPercent(p.cleaned);
+  if (number === null || !asksForPercent(question) || numberOfPercent(g.cleaned) !== null) return p;
+  // Only the number the reference is: "25\%" against a reference 0.25 is its value, equal as it was.
+  const asNumber = safePrepare(number);
+  return compareBoth(g, asNumber, options) === 'equal' ? asNumber : p;
 }
 
 /**
@@ -152,7 +176,8 @@ function inContext(verdict: Verdict, g: Prepared, p: Prepared, options: GradeOpt
   if (context?.response !== undefined && reopensAnswer(context.response)) return 'unsure';
   // "$\frac{1}{4}$, which is $20\%$": an answer restated as another value contradicts itself (restatement-after.ts).
   const restated = verdict === 'equal' ? restatementAfterAnswer(final) : null;
-  if (restated !== null && !restatesValue(restated, g.cleaned, options)) return 'unsure';
+  // Checked against the answer as the reply writes it too: "$\frac{1}{16}$, or $0.06$ as a decimal" rounds 1/16, not 0.0625.
+  if (restated !== null && !restatesValue(restated, g.cleaned, options) && !restatesValue(restated, p.cleaned, options)) return 'unsure';
   const asked = context?.question === undefined ? null : askedForm(context.question);
   if (verdict === 'equal' && asked !== null && !sameForm(g, p)) return 'unsure';
   return verdict;
@@ -217,6 +242,8 @@ function compareBoth(g: Prepared, p: Prepared, options: GradeOptions | undefined
   // "\{(x,y): x = y\}" against "\{(t, t) : t \in \mathbb{R}\}" or "(x, x)": one family of tuples (tuple-families.ts).
   const family = familyVerdict(g.cleaned, p.cleaned, graded, given);
   if (family !== null) return family;
+  // "52" against "52_8": the numeral asked for, its base left off (numeral-base.ts).
+  if (digitsWithBaseLeftOff(g.cleaned, p.cleaned)) return 'equal';
   const verdict = compareReadings(g, p, comparer, howMany);
   // "$x = 2n\pi$" against "$x = 2k\pi$": an integer parameter named as the reply likes (renamed-parameter.ts).
   return verdict === 'equal' ? verdict : renamedParameterVerdict(g.cleaned, p.cleaned, graded, given) ?? verdict;

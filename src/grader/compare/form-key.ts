@@ -2,8 +2,8 @@
  * The written form of an answer, as a key: two answers with the same key
  * are written the same way up to what no question asks about (spacing,
  * `\dfrac` or `/`, the order of the terms of a sum and of the factors of a
- * product, where a minus sign stands, brackets that change nothing, a label
- * "x =", a unit). Values are never computed: `(x-1)(x+2)` and `x^2+x-2`,
+ * product, where a minus sign stands, brackets that change nothing, braces
+ * around a list, a label "x =", a unit). Values are never computed: `(x-1)(x+2)` and `x^2+x-2`,
  * `\frac24` and `\frac12`, `0.5` and `\frac12`, `x \le 3` and
  * `(-\infty, 3]` have different keys. So an equal key is a sound "same
  * form", and a different key only says the forms may differ.
@@ -53,16 +53,47 @@ function terms(node: MathNode, negative: boolean, out: Signed[]): void {
   out.push({ negative: term.negative !== negative, key: term.key });
 }
 
-/** The factors of a product, with the signs of all of them pulled out. */
-function factors(node: MathNode, out: Signed[]): void {
-  const inner = node.type === 'ParenthesisNode' && 'content' in node ? (node.content as MathNode) : node;
+/**
+ * The factors of a product, with the signs of all of them pulled out; with `below`, those of the fractions in it
+ * go to their numerator (`out`) and denominator (`below`), so that `\frac{1}{3}\sqrt{3}` and `\frac{\sqrt{3}}{3}` meet.
+ */
+function factors(node: MathNode, out: Signed[], below?: Signed[]): void {
+  // "{\frac{1}{n}}4": a group in braces may reach here as parentheses in parentheses.
+  let inner = node;
+  while (inner.type === 'ParenthesisNode' && 'content' in inner) inner = inner.content as MathNode;
   const [a, b] = argsOf(inner);
-  if (inner.type === 'OperatorNode' && nameOf(inner) === 'multiply' && a !== undefined && b !== undefined) {
-    factors(a, out);
-    factors(b, out);
+  const name = inner.type === 'OperatorNode' ? nameOf(inner) : '';
+  if (name === 'multiply' && a !== undefined && b !== undefined) {
+    factors(a, out, below);
+    factors(b, out, below);
+    return;
+  }
+  if (name === 'divide' && below !== undefined && a !== undefined && b !== undefined) {
+    factors(a, out, below);
+    factors(b, below);
     return;
   }
   out.push(signedKey(inner));
+}
+
+/** The key of some factors: one alone, several without order; a 1 beside others changes nothing. */
+function productKey(keys: readonly string[]): string {
+  const kept = keys.length > 1 ? keys.filter((key) => key !== '1') : [...keys];
+  if (kept.length === 0) return '1';
+  return kept.length === 1 ? (kept[0] ?? '1') : `*[${sorted([...kept])}]`;
+}
+
+/**
+ * A product or a quotient: `*[…]` without a fraction in it, else `/[numerator,denominator]` over all its fractions.
+ * "\frac{3}{4}\sqrt{3}" against "\frac{3\sqrt{3}}{4}" under "simplest radical form": told apart, a right answer was unsure.
+ */
+function fractionKey(node: MathNode): Signed {
+  const out: Signed[] = [];
+  const below: Signed[] = [];
+  factors(node, out, below);
+  const negative = [...out, ...below].filter((f) => f.negative).length % 2 === 1;
+  if (below.length === 0) return { negative, key: `*[${sorted(out.map((f) => f.key))}]` };
+  return { negative, key: `/[${productKey(out.map((f) => f.key))},${productKey(below.map((f) => f.key))}]` };
 }
 
 function signedKey(node: MathNode): Signed {
@@ -77,18 +108,10 @@ function signedKey(node: MathNode): Signed {
       terms(node, false, out);
       return { negative: false, key: `+[${sorted(out.map(withSign))}]` };
     }
-    if (name === 'multiply') {
-      const out: Signed[] = [];
-      factors(node, out);
-      return { negative: out.filter((f) => f.negative).length % 2 === 1, key: `*[${sorted(out.map((f) => f.key))}]` };
-    }
+    if (name === 'multiply' || name === 'divide') return fractionKey(node);
     if (name === 'unaryMinus' || name === 'unaryPlus') {
       const inner = signedKey(args[0] ?? node);
       return { negative: inner.negative !== (name === 'unaryMinus'), key: inner.key };
-    }
-    if (name === 'divide') {
-      const [top, bottom] = args.map(signedKey);
-      return { negative: top?.negative !== bottom?.negative, key: `/[${top?.key ?? ''},${bottom?.key ?? ''}]` };
     }
   }
   // Powers, roots, functions: in order, each argument with its sign.
@@ -123,8 +146,9 @@ export function formKey(input: Answer): string {
       return `text(${answer.text.toLowerCase().replace(/\s+/g, ' ').trim()})`;
     case 'tuple':
       return `${answer.open}${answer.items.map(formKey).join(',')}${answer.close}`;
+    // "\{1, 3, 5\}" and "1, 3, 5": braces around the values are no form a question asks for. Told apart, a right set
+    // was unsure against a list where the question's statement named a form ("the prime factorization of $n$").
     case 'set':
-      return `set[${sorted([...new Set(answer.items.map(formKey))])}]`;
     case 'list':
       return `list[${sorted([...new Set(answer.items.map(formKey))])}]`;
     case 'union':

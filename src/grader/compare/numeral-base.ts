@@ -29,3 +29,15 @@ export function otherBaseThanAsked(goldCleaned: string, predCleaned: string): bo
   const asked = numeralBase(goldCleaned);
   return asked !== null && numeralBase(predCleaned) !== asked;
 }
+
+/**
+ * Whether `pred` is the digits of the reference's numeral with its base left off: "52" against "52_8". The reference's
+ * base says the question asked for it, so the digits are that numeral's (its decimal value, 42, is another answer);
+ * read as the decimal 52, the right answer was graded different, sure of it.
+ */
+export function digitsWithBaseLeftOff(goldCleaned: string, predCleaned: string): boolean {
+  const gold = goldCleaned.trim().replace(/^\\text\{([0-9A-Z]+)\}_/, '$1_');
+  if (numeralBase(gold) === null || /^0[xbo]/.test(gold)) return false;
+  const digits = gold.replace(/_.*$/, '');
+  return predCleaned.trim().replace(/^\\text\{([0-9A-Z]+)\}$/, '$1') === digits;
+}

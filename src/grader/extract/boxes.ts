@@ -178,10 +178,18 @@ export function lastBoxInsideValue(text: string): boolean {
   const segment = mathSegments(text).find((s) => s.start <= box.start && box.end <= s.end);
   if (segment === undefined) return false;
   // The segment's text is trimmed of its delimiters: find the box's place by the text around it.
-  const head = text.slice(segment.start, box.start).replace(/^(?:\$\$?|\\[[(])/, '').replace(/(?:\s|\\[,;:! ])+$/, '');
-  const tail = text.slice(box.end, segment.end).replace(/^(?:\s|\\[,;:! ])+/, '');
+  let head = text.slice(segment.start, box.start).replace(/^(?:\$\$?|\\[[(])/, '').replace(/(?:\s|\\[,;:! ])+$/, '');
+  let tail = text.slice(box.end, segment.end).replace(/^(?:\s|\\[,;:! ])+/, '');
+  // "$\boxed{\boxed{16}}$": a box that is all of the box around it is that box, no part of a value.
+  for (let guard = 0; guard < 8 && NESTING_OPEN.test(head) && /^\s*\}/.test(tail); guard += 1) {
+    head = head.replace(NESTING_OPEN, '').trimEnd();
+    tail = tail.replace(/^\s*\}/, '').trimStart();
+  }
   return GLUED_BEFORE.test(head) || GLUED_AFTER.test(tail);
 }
+
+/** The opening of a box right before another: "\boxed{" of "\boxed{\boxed{16}}". */
+const NESTING_OPEN = /\\(?:boxed|fbox|framebox)\s*\{\s*$/;
 
 /** True when the text contains a box command. */
 export function hasBox(text: string): boolean {

@@ -91,7 +91,13 @@ const SYNONYMS: ReadonlyArray<readonly [RegExp, string]> = [
   [/[−–]/g, '-'],
   [/∪/g, '\\cup '],
   [/∈/g, '\\in '],
+  // "72\\text{°}", "72\\textdegree": the degree sign set as text is the sign (kept in \\text, the answer was cut there).
+  [/\\text\s*\{\s*°\s*\}|\\textdegree(?![a-zA-Z])/g, '^\\circ '],
   [/°/g, '^\\circ '],
+  // "52_{(8)}", "52_\\text{8}", "(52)_8": the base of a numeral written other ways than "52_{8}".
+  [/(\d)\s*_\s*\{\s*(?:\(\s*(\d{1,2})\s*\)|\\text\s*\{\s*(\d{1,2})\s*\})\s*\}/g, '$1_{$2$3}'],
+  [/(\d)\s*_\s*\\text\s*\{\s*(\d{1,2})\s*\}/g, '$1_{$2}'],
+  [/(?<![\w)])\(\s*(\d+)\s*\)\s*_\s*(?=\{\s*\d{1,2}\s*\}|\d)/g, '$1_'],
   [/²/g, '^2'],
   [/³/g, '^3'],
   // "n ≡ 1 (mod 4)", "±2", "⌊x⌋": the other Unicode signs models write, as their commands.

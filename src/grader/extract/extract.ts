@@ -3,6 +3,8 @@
  * announced answer ("The final answer is X"), then a trailing choice letter,
  * then unannounced mathematics. One extraction for runs and `tmas grade`.
  */
+import { statedValueCjk } from './stated-cjk.ts';
+import { respectiveValues } from './respective-values.ts';
 import { boxedRuns, lastBoxEnd, lastBoxedAnswer, statesNoValue } from './boxes.ts';
 import { isAsideParagraph, withoutClosingRemarks } from './remarks.ts';
 import { endWindow } from './end-window.ts';
@@ -40,9 +42,9 @@ const FINAL_ANSWER_HEADING = headingOf(String.raw`final[ \t]+answers?`);
  * response wins, so "Final Answer: The final answer is $5$" reads "$5$".
  */
 const ANSWER_MARKER = new RegExp(
-  // "**Answer**: 42": the bold may close before the colon.
+  // "**Answer**: 42": the bold may close before the colon. "答案不是5" ("the answer is not 5") announces none.
   // "Final answer = 7" states it as well as "Final answer: 7".
-  String.raw`(?:final\s+answer|the\s+answer|answer)\s*(?:\*\*|__)?\s*(?:is\b|:|：|=)\s*:?|réponse\s*(?:finale)?\s*(?:est|:|：)\s*:?|答案\s*(?:是|为)?\s*[:：]?|(?<!解)答\s*[:：]|答え\s*(?:は)?\s*[:：]?|الإجابة\s*(?:هي|:)?|उत्तर\s*:?|` +
+  String.raw`(?:final\s+answer|the\s+answer|answer)\s*(?:\*\*|__)?\s*(?:is\b|:|：|=)\s*:?|réponse\s*(?:finale)?\s*(?:est|:|：)\s*:?|答案(?![^。，,\n:：]{0,6}?[不非没未])\s*(?:是|为)?\s*[:：]?|(?<!解)答\s*[:：]|答え\s*(?:は)?\s*[:：]?|الإجابة\s*(?:هي|:)?|उत्तर\s*:?|` +
     // German, Spanish, Italian, Portuguese and Russian: a reply in one of them was read as a labelled pair
     // ("Ответ: 110" as the tuple (Ответ, 110)), which the rule graded wrong and sure of it.
     String.raw`\b(?:antwort|endergebnis)\s*(?:lautet|ist|:|：)\s*:?|\brespuesta\s*(?:final)?\s*(?:es|:|：)\s*:?|` +
@@ -189,6 +191,9 @@ function unannouncedAnswer(response: string): string | null {
   const trimmed = response.trim();
   if (trimmed === '') return null;
   if (trimmed.length <= BARE_ANSWER_LENGTH && proseWordCount(trimmed) < 2 && !trimmed.includes('\n')) {
+    // "计划的比例为13/28": one short line in Chinese, a word to the counting above, states its value.
+    const stated = statedValueCjk(trimmed, true);
+    if (stated !== null) return stated;
     const whole = mathSegments(trimmed);
     // "Therefore, $x = 7$.": a word leading into the mathematics is not part of the answer.
     const lead = whole[0] !== undefined && /^[\p{L}\s,:]+$/u.test(trimmed.slice(0, whole[0].start)) ? whole[0].start : 0;
@@ -221,7 +226,13 @@ function unannouncedAnswer(response: string): string | null {
   const last = withoutClosingRemarks(withoutDeniedValues(withoutRejections(paragraphs[paragraphs.length - 1] ?? '')));
   const math = mathSegments(last);
   const afterMath = last.slice(math[math.length - 1]?.end ?? 0);
-  const value = STATED_VALUE.exec(afterMath) ?? STATED_VALUE_CJK.exec(afterMath) ?? BOLD_NUMBER_AT_END.exec(afterMath);
+  // "所以他们一共赚了8722美元。": a value a Chinese sentence states (stated-cjk.ts).
+  const cjk = statedValueCjk(afterMath);
+  if (cjk !== null) return statedByHedge(last, last.length - afterMath.length) ? null : cjk;
+  // "The smallest and largest values are 12 and 13, respectively.": the values in their order (respective-values.ts).
+  const respective = respectiveValues(afterMath);
+  if (respective !== null) return statedByHedge(last, last.length - afterMath.length + respective.at) ? null : respective.values;
+  const value = STATED_VALUE.exec(afterMath) ?? BOLD_NUMBER_AT_END.exec(afterMath);
   // "the smallest such $n$ is 3.": the math names the answer, the words after it give it.
   // "A common wrong answer is 41.": not what a hedged announcement gives, as for math below.
   if (value !== null) return statedByHedge(last, last.length - afterMath.length + value.index + value[0].search(/[\d*]/)) ? null : (value[1] ?? value[2] ?? '').trim();
@@ -289,8 +300,6 @@ const STATED_VALUE = new RegExp(
     String.raw`(?:\*\*\$?([^*\n]{1,60}?)\$?\*\*[\s.!]*|(?<!\b(?:of|than|by|modulo|mod)\s*)(-?\d+(?:,\d{3})*(?:\.\d+)?(?:\/\d+)?%?)\s*[.!]\s*)$`,
 );
 
-/** "体重是192公斤。", "比例为13/28。": a number that 是, 为 or 等于 gives, with its counter, closing the paragraph. */
-const STATED_VALUE_CJK = /(?:是|为|等于)\s*(-?\d+(?:\.\d+)?(?:\/\d+)?%?\s*\p{Script=Han}{0,3})\s*[。.]\s*$/u;
 
 /**
  * "… 多 **3页**。", "… هو **92**.", "… est de **25%**.": a number set in bold, with its counter or

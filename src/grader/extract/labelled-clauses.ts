@@ -27,8 +27,11 @@ const NO_NAME = /^(?:for|with|when|if|at|in|on|to|by|from|since|because|where|wh
 /** What may follow a clause's value: its unit or counter in a word or two, and the full stop. */
 const CLOSES_ON_VALUE = /^[\s.!)*]*(?:\p{L}+[\s.!]*){0,2}$/u;
 
-/** Where a clause naming another quantity starts after "and": "…, and the maximum is $9$". */
-const AND_NAMED = /,?\s+and\s+(?=(?:the|its|their)\s+\p{L}+\s+(?:is|are|was|equals?)\b)/giu;
+/** Where a clause naming another quantity starts after "and": "…, and the maximum is $9$", "and the smallest value is $12$". */
+const AND_NAMED = /,?\s+and\s+(?=(?:the|its|their)\s+\p{L}+(?:\s+\p{L}+)?\s+(?:is|are|was|equals?)\b)/giu;
+
+/** A clause that opens on a quantity's name and the verb that states it: "The largest is $13$", "and the area was $12$". */
+const NAMED_AS = /^\s*(?:the|its|their)\s+\p{L}+(?:\s+\p{L}+)?\s+(?:is|are|was|equals?)\s*\$/iu;
 
 /** A value stated under a letter of its own: "$x = 2$". */
 const LETTER_VALUE = /^\s*([a-zA-Z])\s*=/;
@@ -60,20 +63,20 @@ function clauseOf(text: string): LabelledClause | null {
   return label === null ? null : { label, value: joinedUpTo(text, own, own.length - 1), counts };
 }
 
-/** Where `sentence` divides into clauses: its semicolons, and "and" before a clause naming another quantity, outside math. */
-function clauseCuts(sentence: string): Array<{ at: number; width: number }> {
+/** Where `sentence` divides into clauses: its semicolons (unless `andOnly`), and "and" before a clause naming another quantity, outside math. */
+function clauseCuts(sentence: string, andOnly = false): Array<{ at: number; width: number }> {
   const math = mathSegments(sentence);
   const outside = (at: number): boolean => !math.some((s) => s.start <= at && at < s.end);
-  const semicolons = [...sentence.matchAll(/;/g)].map((m) => ({ at: m.index, width: 1 }));
+  const semicolons = andOnly ? [] : [...sentence.matchAll(/;/g)].map((m) => ({ at: m.index, width: 1 }));
   const ands = [...sentence.matchAll(AND_NAMED)].map((m) => ({ at: m.index, width: m[0].length }));
   return [...semicolons, ...ands].filter((cut) => outside(cut.at)).sort((a, b) => a.at - b.at);
 }
 
 /** The clauses of `sentence`, or null when one of them names no quantity. */
-function clausesOf(sentence: string): LabelledClause[] | null {
+function clausesOf(sentence: string, andOnly = false): LabelledClause[] | null {
   const clauses: LabelledClause[] = [];
   let start = 0;
-  for (const cut of [...clauseCuts(sentence), { at: sentence.length, width: 0 }]) {
+  for (const cut of [...clauseCuts(sentence, andOnly), { at: sentence.length, width: 0 }]) {
     const clause = clauseOf(sentence.slice(start, cut.at));
     if (clause === null) return null;
     clauses.push(clause);
@@ -96,6 +99,21 @@ export function labelledClauses(text: string): LabelledClause[] | null {
     clauses = [...before, ...clauses];
   }
   return clauses.length >= 2 && new Set(clauses.map((c) => c.label)).size === clauses.length ? clauses : null;
+}
+
+/**
+ * The quantities one last sentence names in words, each in its clause that "and the … is" joins: "The largest is $13$
+ * and the smallest is $12$."; null for any other ending (a letter's value, a semicolon's remark, several sentences).
+ */
+export function andJoinedClauses(text: string): LabelledClause[] | null {
+  const sentences = lastSentences(text);
+  const sentence = sentences[sentences.length - 1] ?? '';
+  // Each clause names its quantity and states it: "the largest is", not "We find $x = 3$ and so …".
+  const parts = sentence.split(AND_NAMED);
+  if (parts.length < 2 || !parts.every((part) => NAMED_AS.test(part))) return null;
+  const clauses = clausesOf(sentence, true);
+  if (clauses === null || clauses.length < 2 || clauses.some((clause) => clause.label.startsWith('$'))) return null;
+  return new Set(clauses.map((c) => c.label)).size === clauses.length ? clauses : null;
 }
 
 /** Words that ask for a quantity. */
@@ -133,17 +151,28 @@ const COUNTED_WORD_BEFORE = /\b(?:how\s+many|(?:number|count|sum|product|average
 const COUNTED_BEFORE = /\b(?:how\s+many|number|numbers|sum|product|count|all|every|each|average|mean)\b/i;
 
 /**
- * The clause whose quantity the question's asking sentence names first; null when it names none of them, or several
- * joined as one request ("Find $x$ and $y$.", "the minimum and the maximum").
+ * The clauses whose quantities the question's asking sentence names, in the order it names them: one, or several
+ * joined as one request ("Find $x$ and $y$.", "the smallest and the largest"); null when it names none.
  */
-export function askedClause(clauses: readonly LabelledClause[], question: string): LabelledClause | null {
+export function askedClauses(clauses: readonly LabelledClause[], question: string): LabelledClause[] | null {
   const asking = askingSentence(question).toLowerCase();
   const named = clauses
     .map((clause) => ({ clause, where: namedAt(asking, clause.label.toLowerCase(), clause.counts) }))
     .filter((n): n is { clause: LabelledClause; where: { at: number; end: number } } => n.where !== null)
     .sort((a, b) => a.where.at - b.where.at);
-  const [first, second] = named;
+  const [first] = named;
   if (first === undefined) return null;
-  if (second !== undefined && /^[\s$]*(?:,|and|&|or)[\s$]*(?:the\s+)?$/.test(asking.slice(first.where.end, second.where.at))) return null;
-  return first.clause;
+  const joined = [first];
+  for (const next of named.slice(1)) {
+    const previous = joined[joined.length - 1];
+    if (previous === undefined || !/^[\s$]*(?:,|and|&|or)[\s$]*(?:the\s+)?$/.test(asking.slice(previous.where.end, next.where.at))) break;
+    joined.push(next);
+  }
+  return joined.map((n) => n.clause);
+}
+
+/** The clause whose quantity the question's asking sentence names first; null when it names none, or several as one request. */
+export function askedClause(clauses: readonly LabelledClause[], question: string): LabelledClause | null {
+  const asked = askedClauses(clauses, question);
+  return asked?.length === 1 ? (asked[0] ?? null) : null;
 }

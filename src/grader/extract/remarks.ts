@@ -16,6 +16,8 @@ import { freeLetters, secondCoordinate } from './settled-value.ts';
 import { mathLetters } from '../latex/math-letters.ts';
 import { isCaveat, isValueCheck } from './value-check.ts';
 import { REJECTS } from './denied.ts';
+import { isCaseCheck } from './case-check.ts';
+import { NOTATION_NEXT } from './in-notation.ts';
 
 /**
  * ", about $16.7\%$", ", or approximately $1.414$", ", i.e. roughly …": the value again, rounded. Read as the last math,
@@ -117,7 +119,8 @@ function isAside(sentence: string, before: string): boolean {
 /** Whether `sentence` checks, illustrates or leaves the answer stated before it in `before`: a remark, not the answer. */
 function isRemarkSentence(sentence: string, before: string): boolean {
   // "$5^2 = 25$ works.", "There is one subtlety: $n = 0$.": a check or a caveat after the answer (value-check.ts).
-  const checkOrCaveat = isValueCheck(sentence) || isCaveat(sentence);
+  // "Actually, when $n = 3$ this is easy to verify directly.": a case of it said to check (case-check.ts).
+  const checkOrCaveat = isValueCheck(sentence) || isCaveat(sentence) || isCaseCheck(sentence);
   return checkOrCaveat || REMARK_SENTENCE.test(sentence) || (SUBSTITUTION.test(sentence) && onlyChecks(sentence, before)) || isAside(sentence, before);
 }
 
@@ -175,6 +178,8 @@ function remarkAt(rest: string, named: ReadonlySet<string>, later: readonly Segm
   }
   // "$x = -7$ rather than $7$": a value set against the answer.
   if (SET_AGAINST.test(rest)) return true;
+  // "$\frac{1}{16}$, or $0.0625$ as a decimal": the value restated, which grade.ts checks (restatement-after.ts).
+  if (NOTATION_NEXT.test(rest)) return true;
   // "$x = 5$, and $5^2 = 25$ works.": a clause that checks the value (value-check.ts).
   if (/^\s*[,;]/.test(rest) && isValueCheck(rest)) return true;
   // "the count is $4$ for $n = 3$": the case a constant is reached in; "$f(x) = 0$ for $x < 0$" ranges the value's letter.

@@ -12,6 +12,7 @@ import { afterReasoning, announcedAnswer } from './extract.ts';
 import { addsSolution, ANOTHER, restates, tailAfter } from './after-answer.ts';
 import { sentencesOf } from './segments.ts';
 import { offersOtherValue } from './offered-alternative.ts';
+import { checksOnlyItsCases } from './case-check.ts';
 
 /**
  * A fault found in the working, not the words alone: "I realize this counts each pair twice", "we forgot to count",
@@ -39,13 +40,29 @@ export function reopensAnswer(response: string): boolean {
   if (end < 0) return reopensOnCondition(final);
   const after = tailAfter(final, end);
   const reopened = REOPENS.exec(after);
-  if (reopened !== null && /\d|\$|\\[(\[]/.test(after.slice(reopened.index))) return true;
+  if (reopened !== null && /\d|\$|\\[(\[]/.test(after.slice(reopened.index)) && !onlyRemarksOnCases(after, reopened.index)) return true;
   const answer = lastBoxEnd(final) === end ? lastBoxedAnswer(final) : announcedAnswer(final)?.text;
   // "Yes. For instance, $n = 6$ works, and $n = 10$ works as well.": values after a yes or a no are its examples.
   if (YES_OR_NO.test(answer ?? '')) return false;
   // "Note: if the problem meant ordered pairs, the answer would be $24$.": another value offered for the answer.
   const offers = (sentence: string): boolean => offersOtherValue(sentence, answer ?? '') || (addsSolution(sentence) && !restates(sentence, answer ?? '') && !ranksBelowOrAbove(sentence));
   return sentencesOf(after).some((sentence) => offers(sentence.text));
+}
+
+/** Words that find a fault or doubt the answer ("let me double-check"), unlike "actually", "wait" or "hmm", which may only lead into a remark. */
+const FINDS_FAULT = /\b(?:mistake|error|wrong|incorrect|miscount|overcount|double[-\s]c(?:ount|heck)|check\w*\s+(?:\w+\s+)?again|not\s+(?:sure|certain)|unsure|doubt|correction|re-?check|reconsider|forgot|overlooked|missed|fail|contradict|invalid|impossible|(?:does|do|did)\s*(?:not|n't)\s+(?:work|hold|satisfy))/i;
+
+/**
+ * Whether the sentences of `after` from the one at `at` on only remark on cases of the answer: "Actually, when $n = 3$
+ * this is also easy to verify directly." states no value beyond its case and finds no fault (case-check.ts). Read as a
+ * reopening, it made a boxed right answer unsure, and a wrong one unsure rather than different.
+ */
+function onlyRemarksOnCases(after: string, at: number): boolean {
+  // From the start of the sentence the word is in: before it, a dollar that closes the answer may have lost its mate.
+  const before = after.slice(0, at);
+  const start = Math.max(...['. ', '! ', '? ', '\n'].map((end) => before.lastIndexOf(end) + 1));
+  const rest = sentencesOf(after.slice(start)).map((sentence) => sentence.text);
+  return rest.every((sentence) => !FINDS_FAULT.test(sentence) && checksOnlyItsCases(sentence));
 }
 
 /** A sentence that opens on words that reopen what came before: "Hmm, but wait:", "Actually,", "Oops —". */
@@ -69,6 +86,8 @@ function reopensOnCondition(final: string): boolean {
   const sentences = sentencesOf(paragraph);
   const last = sentences[sentences.length - 1];
   if (last === undefined || sentences.length < 2 || !OPENS_REOPENED.test(last.text) || !ON_CONDITION.test(last.text)) return false;
+  // "Actually, when $n = 3$ this is easy to verify directly.": the case checked, no other value under it (case-check.ts).
+  if (!FINDS_FAULT.test(last.text) && checksOnlyItsCases(last.text)) return false;
   return /\d|\$|\\[([]/.test(paragraph.slice(0, last.start)) && /\d|\$|\\[([]/.test(last.text);
 }
 

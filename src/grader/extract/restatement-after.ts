@@ -6,7 +6,7 @@
  */
 import { lastBoxEnd } from './boxes.ts';
 import { announcedAnswer } from './extract.ts';
-import { IN_NOTATION_AFTER } from './statement.ts';
+import { IN_NOTATION_AFTER } from './in-notation.ts';
 
 /** After an answer, to the end of its sentence: ", which is V", ", i.e., V", ", that is, V", "(= V)", "(i.e. V)". */
 const RESTATED_AS =
@@ -21,12 +21,32 @@ function valueEnd(text: string, from: number): number {
   return value === null ? -1 : from + value[0].length;
 }
 
-/** The value the answer of `final` (its last box, else its announced value) is restated as right after it; null for none. */
+/** After a value set in mathematics: ", or $0.0625$ as a decimal", the value restated (group 1). */
+const IN_NOTATION_AFTER_MATH = new RegExp(String.raw`\$\s*[,—–]\s*or\s+(?=${IN_NOTATION_AFTER})(\$[^$\n]{1,40}\$|-?\d[\d.,]*%?)`, 'gi');
+
+/** How much of the end of a reply is searched for an unannounced answer's restatement. */
+const UNANNOUNCED_TAIL = 600;
+
+/**
+ * The value an unannounced answer, the last math of the reply, is restated as in another notation: "So the probability
+ * is $\frac{1}{16}$, or $0.0625$ as a decimal." Not read, "$\frac{1}{16}$, or $0.07$ as a decimal" was graded equal to
+ * 1/16 once the restatement was cut as a remark (remarks.ts); null where no such restatement closes the reply.
+ */
+function unannouncedRestatement(final: string): string | null {
+  const tail = final.trimEnd().slice(-UNANNOUNCED_TAIL);
+  const found = [...tail.matchAll(IN_NOTATION_AFTER_MATH)].pop();
+  if (found === undefined) return null;
+  // Nothing but words may follow it: a later value is the reply's, not this restatement's.
+  const after = tail.slice(found.index + found[0].length);
+  return /\$|\d|\n\s*\n/.test(after) ? null : (found[1] ?? null);
+}
+
+/** The value the answer of `final` (its last box, else its announced value, else its last math) is restated as right after it; null for none. */
 export function restatementAfterAnswer(final: string): string | null {
   const box = lastBoxEnd(final);
   const announced = announcedAnswer(final);
   const end = box >= 0 ? box : announced === null ? -1 : valueEnd(final, announced.end);
-  if (end < 0) return null;
+  if (end < 0) return unannouncedRestatement(final)?.replace(/^\$|\$$/g, '').trim() ?? null;
   const after = final.slice(end, end + 200).replace(/^\s*(?:\$\$?|\\[)\]])/, '');
   const restated = (RESTATED_AS.exec(after) ?? IN_NOTATION.exec(after))?.[1]?.replace(/^\$|\$$/g, '').trim() ?? null;
   // "$\boxed{2}$, which is $p$": a lone letter names the answer, it restates no value.

@@ -2,6 +2,7 @@
  * Math segments (`$..$`, `$$..$$`, `\(..\)`, `\[..\]`) and bare numbers in
  * prose: the pieces the extraction fallbacks choose from.
  */
+import { scaledByNextCjk } from '../math/cjk-scale.ts';
 
 /** A piece of a response with its position, so fallbacks can pick the last. */
 export interface Segment {
@@ -149,6 +150,8 @@ export function reduceProse(sentence: string, pick: 'first' | 'last'): string {
   if (chosen !== undefined && after.length === 0 && describedBy(tail, chosen)) return trimmed;
   // "All odd $n$", "no such $n$": the words say what the letter is; the letter alone says nothing.
   if (chosen !== undefined && describesLetter(tail.slice(0, chosen.start), chosen.text)) return tail === trimmed ? trimmed : tail.trim();
+  // "答案是5万。", "答案是5的平方。": a number the next character scales or takes as a base is no answer alone (cjk-scale.ts).
+  if (chosen !== undefined && scaledByNextCjk(tail.slice(chosen.end))) return trimmed;
   if (chosen !== undefined) return chosen.text;
   return tail === trimmed ? trimmed : tail.trim();
 }

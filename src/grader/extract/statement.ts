@@ -7,6 +7,7 @@
  * list or a table right after the marker gives one answer per item or row.
  */
 import { withoutClosingRemarks } from './remarks.ts';
+import { IN_NOTATION_AFTER, NOTATION_NEXT } from './in-notation.ts';
 import { restatedQuantity } from './restated-quantity.ts';
 import { REJECTED_OTHER } from './denied.ts';
 import { settlingClause } from './settled-value.ts';
@@ -25,14 +26,6 @@ const STATEMENT_WINDOW = 2000;
  */
 const QUALIFIER = /^[\s*]*,?\s*(?:for\s+(?:some|all|every|any|each)|where|with|whenever|when|if|provided|unless|as\s+long\s+as|only\s+if|except\s+(?:when|if))\b/i;
 
-/**
- * A value offered after "or" with the notation it is written in: "— or $0.0625$ as a decimal", ", or $25\%$ as a
- * percentage". A restatement, not a hedge (restatement-after.ts reads it and grade.ts checks it is the same value).
- */
-export const IN_NOTATION_AFTER = String.raw`(?:\$[^$\n]{1,40}\$|-?\d[\d.,]*%?)\s+(?:as\s+a\s+(?:decimal|fraction|percentage|percent)|in\s+(?:decimal\s+form|lowest\s+terms|simplest\s+form))\b`;
-
-/** The answer's value restated next in another notation: ", or $0.0625$ as a decimal". */
-const NOTATION_NEXT = new RegExp(String.raw`^\s*[,—–]\s*or\s+${IN_NOTATION_AFTER}`, 'i');
 
 /**
  * Words that offer another value after the answer: "or possibly $13$", "(perhaps $13$)",

@@ -4,6 +4,7 @@
  * A per mille sign is a value, not a unit: "5‰" is read as 5/1000.
  */
 import { compileLatex } from './mathjs-env.ts';
+import { scaledByNextCjk } from './cjk-scale.ts';
 
 /** Short units that may be glued to the number ("5cm", "3km^2"). */
 const GLUED_UNIT = /^(?:mm|cm|dm|km|kg|mg|ml|mL|ms|min|hr|hrs|ft|in|yd|mi|lb|lbs|oz)(?:\^\{?[23]\}?)?$/;
@@ -136,7 +137,8 @@ export function splitQuantity(input: string): Quantity {
     }
     // "3页", "192公斤", "5 яблок": a counter or unit in a script mathematics does not use names what is counted.
     const foreign = FOREIGN_UNIT.exec(tex);
-    if (foreign?.[1] !== undefined && foreign[2] !== undefined && isNumber(foreign[1])) {
+    // Not "5万" (50000), "5的平方", "5以上": words that make the number another one (cjk-scale.ts).
+    if (foreign?.[1] !== undefined && foreign[2] !== undefined && isNumber(foreign[1]) && !scaledByNextCjk(foreign[2])) {
       tex = foreign[1].trim();
       unit = joinUnit(unit, foreign[2].replace(/\s+/g, ''));
     }

@@ -121,6 +121,32 @@ export function inequalitiesInOneLetter(items: readonly Answer[]): boolean {
   return letters.size === 1 && !letters.has(null);
 }
 
+/** The letter and the constant of "x = \frac12"; null for any other answer. */
+function pointOf(answer: Answer): { letter: string; value: Answer } | null {
+  if (answer.kind !== 'relation' || answer.ops.length !== 1 || answer.ops[0] !== '=') return null;
+  const [lhs, rhs] = answer.parts;
+  const letters = (tex: string): string[] => tex.replace(/\\[a-zA-Z]+/g, ' ').match(/[a-zA-Z]/g) ?? [];
+  if (lhs?.kind !== 'expr' || rhs?.kind !== 'expr' || !/^[a-zA-Z]$/.test(lhs.tex.trim()) || letters(rhs.tex).length > 0) return null;
+  return { letter: lhs.tex.trim(), value: rhs };
+}
+
+/**
+ * "x < 0 or x = \frac12", "x < 0, x = \frac12": points joined to inequalities in their letter (by "or" or commas, not
+ * "and") are more pieces of one set, the union `(-\infty, 0) \cup \{\frac12\}`. Read as a list of two answers, the
+ * right set was graded different, sure of it.
+ */
+function pointsJoined(items: readonly Answer[], found: readonly string[]): Answer[] | null {
+  if (found.includes('and')) return null;
+  const points = items.map(pointOf);
+  const inequalities = items.filter((item, k) => points[k] === null);
+  const letters = new Set([...inequalities.map(inequalityLetter), ...points.map((point) => point?.letter ?? null).filter((letter) => letter !== null)]);
+  if (inequalities.length === 0 || inequalities.length === items.length || letters.size !== 1 || letters.has(null)) return null;
+  return items.map((item, k) => {
+    const point = points[k];
+    return point === null || point === undefined ? item : { kind: 'set', items: [point.value] };
+  });
+}
+
 /** "x \ge 0" as (x, ≥, 0); "0 \le x" flipped to the same; null unless one side is `letter` alone. */
 function bound(item: Answer, letter: string): { op: RelationOp; value: Answer } | null {
   if (item.kind !== 'relation' || item.ops.length !== 1) return null;
@@ -164,6 +190,8 @@ function parseCommaList(tex: string): Answer {
   const items = parts.map(parseItem);
   // "a \le -1 or a \ge 1": inequalities in one letter joined by "or" are the union of their sets ("and" would be the intersection).
   if (split.found.every((sep) => sep === 'or') && inequalitiesInOneLetter(items)) return { kind: 'union', parts: items };
+  const withPoints = pointsJoined(items, split.found);
+  if (withPoints !== null) return { kind: 'union', parts: withPoints };
   const chain = split.found.every((sep) => sep === 'and') ? intersectionChain(items) : null;
   if (chain !== null) return chain;
   // "0 < x < 1 and x \ne \frac12": inequalities in one letter joined by "and" all hold.

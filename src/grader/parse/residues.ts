@@ -136,3 +136,22 @@ export function residueTexts(set: ResidueSet): string[] {
   // One word each, so that two different classes are different words, not free text.
   return r.values.map((v) => `\\text{residue_${v}_mod_${r.mod}}`);
 }
+
+/** "2, 4, 6, \dots": three terms or more, then an ellipsis that ends the list. */
+const PROGRESSION = /^(-?\d{1,12}(?:\s*,\s*-?\d{1,12}){2,})\s*,\s*\\(?:[lc]?dots)$/;
+
+/**
+ * An endless progression of integers as the residue class it lists: "2, 4, 6, \dots" is the even numbers, "1, 4, 7,
+ * \dots" those that are 1 mod 3. Only where its first term is the least positive one of its class, as a list of
+ * positive integers begins: read as a list, the right "2, 4, 6, \dots" was graded different from "even n", sure of it.
+ * Null for any other answer ("0, 2, 4, \dots", a difference below 2, terms that are no progression).
+ */
+export function progressionClass(tex: string): string | null {
+  const terms = PROGRESSION.exec(tex.trim())?.[1]?.split(',').map((term) => BigInt(term.trim()));
+  const [first, second] = terms ?? [];
+  if (terms === undefined || first === undefined || second === undefined) return null;
+  const step = second - first;
+  if (step < 2n || step > MAX_MODULUS || first < 1n || first > step) return null;
+  if (!terms.every((term, k) => term === first + BigInt(k) * step)) return null;
+  return residueTexts({ mod: step, values: [norm(first, step)] }).join(', ');
+}

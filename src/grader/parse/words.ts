@@ -11,7 +11,7 @@
  */
 import { caseTexts, type CasesText } from './cases.ts';
 import { namedSet } from './named-sets.ts';
-import { expandCongruences, residueItem, residueTexts, unionOf } from './residues.ts';
+import { expandCongruences, progressionClass, residueItem, residueTexts, unionOf } from './residues.ts';
 import { splitQuantity } from '../math/units.ts';
 import { YES_OR_NO_FIRST } from '../extract/segments.ts';
 
@@ -268,9 +268,24 @@ function numberInWords(text: string): string | null {
   return whole === null ? null : String(whole);
 }
 
+/**
+ * Words after a list that give the order of its values and no value of their own: "12 and 13, respectively", "1, 2 in
+ * that order". Kept, "respectively" was a third item, a word, and the right pair was graded different from (12, 13).
+ */
+const IN_ORDER = /(?:\s*[,;]?\s*(?:\text\s*\{\s*)?(?:respectively|resp\.?|in\s+(?:that|this|the\s+given)\s+order)\s*\}?\s*\.?)+$/i;
+
+/** `tex` without the words that give its list's order; as it is when no list is left before them. */
+function withoutOrderWords(tex: string): string {
+  const rest = tex.replace(IN_ORDER, '');
+  return rest !== tex && /,|\band\b/.test(rest) ? rest : tex;
+}
+
 /** Applies the rules above to a cleaned answer. */
 export function canonicalWords(cleaned: string): Worded {
-  let tex = identically(cleaned);
+  let tex = withoutOrderWords(identically(cleaned));
+  // "2, 4, 6, \dots": the residue class the progression lists (residues.ts).
+  const progression = progressionClass(tex);
+  if (progression !== null) return { tex: progression, freeText: false, domain: '' };
   // Most answers have no words at all: leave them at once.
   const words = /[a-zA-Z]{2}|\([a-jA-J]\)|^[A-J](?:\s*,\s*[A-J])*$/.test(plain(tex).replace(/\\[a-zA-Z]+/g, '')) || /\\(?:equiv|forall|in|mathbb|begin|n?mid)(?![a-zA-Z])|^[a-zA-Z]\s*=\s*\d+\s*[a-zA-Z]/.test(tex) || FAMILY.test(tex);
   if (!words) return { tex, freeText: false, domain: '' };
