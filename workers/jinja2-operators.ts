@@ -17,9 +17,9 @@ import { isTuple, markTuple, pyEquals, pyFloorDivide, pyModulo, pyStr, type Runt
 
 type Value = RuntimeValue;
 
-/** The library's own operation on the two values, and its float (JavaScript cannot tell 1.0 from 1). */
+/** The library's own operation on the two values (or on the two given instead), and its float (JavaScript cannot tell 1.0 from 1). */
 export interface OperatorFallbacks {
-  library: () => Value;
+  library: (a?: Value, b?: Value) => Value;
   float: (number: number) => Value;
 }
 
@@ -139,8 +139,32 @@ function ordering(operator: string, a: Value, b: Value, { library }: OperatorFal
   return runtime(operator === '<' ? order < 0 : operator === '>' ? order > 0 : operator === '<=' ? order <= 0 : order >= 0);
 }
 
+/** Operators that take numbers alone, but `*` and `%`, which also repeat or format a text or a list. */
+const ARITHMETIC = new Set(['-', '/', '//', '**', '*', '%']);
+
+/**
+ * Python's TypeError for arithmetic on what is not a number (`'Step ' ~ i - 1` is `('Step ' ~ i) - 1`): the
+ * library said `Unknown operator "-" between StringValue and IntegerValue`. An undefined side is the library's
+ * to refuse, as jinja2's UndefinedError.
+ */
+function arithmeticRefusal(operator: string, a: Value, b: Value): TypeError | null {
+  if (!ARITHMETIC.has(operator) || a.type === 'UndefinedValue' || b.type === 'UndefinedValue') return null;
+  if (NUMBERS.has(a.type) && NUMBERS.has(b.type)) return null;
+  if (operator === '*' && (SEQUENCES.has(a.type) || SEQUENCES.has(b.type))) return null;
+  if (operator === '%' && a.type === 'StringValue') return null;
+  const named = operator === '**' ? '** or pow()' : operator;
+  return new TypeError(`"${operator}" between ${typeName(a)} and ${typeName(b)}: unsupported operand type(s) for ${named}: '${typeName(a)}' and '${typeName(b)}'`);
+}
+
 /** `a operator b` (one of PYTHON_OPERATORS) as Python gives it. */
-export function pythonOperation(operator: string, a: Value, b: Value, fallbacks: OperatorFallbacks): Value {
+export function pythonOperation(operator: string, left: Value, right: Value, fallbacks: OperatorFallbacks): Value {
+  const refusal = arithmeticRefusal(operator, left, right);
+  if (refusal !== null) throw refusal;
+  // A bool is the integer 0 or 1 in Python's arithmetic (2.5 - True is 1.5); the library refused it.
+  const numbers = ARITHMETIC.has(operator) && NUMBERS.has(left.type) && NUMBERS.has(right.type);
+  const [a, b] = numbers ? [asAddend(left), asAddend(right)] : [left, right];
+  const given = fallbacks;
+  if (a !== left || b !== right) fallbacks = { ...given, library: () => given.library(a, b) };
   zeroDivision(operator, a, b);
   return exactInteger(operator, a, b, operation(operator, a, b, fallbacks));
 }

@@ -129,7 +129,7 @@ class Jinja2Interpreter extends Interpreter {
     if (node.type === 'BinaryExpression' && PYTHON_OPERATORS.has((node as unknown as { operator: { value: string } }).operator.value)) {
       const { left, right, operator } = node as unknown as { left: Node; right: Node; operator: { value: string } };
       const [a, b] = [this.evaluate(left, environment), this.evaluate(right, environment)];
-      const library = () => super.evaluate({ ...node, left: evaluated(a), right: evaluated(b) } as Node, environment);
+      const library = (x = a, y = b) => super.evaluate({ ...node, left: evaluated(x), right: evaluated(y) } as Node, environment);
       const float = (number: number) => super.evaluate({ type: 'FloatLiteral', value: number } as Node, environment);
       return pythonOperation(operator.value, a, b, { library, float });
     }

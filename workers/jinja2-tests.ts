@@ -14,12 +14,7 @@
  * tests.py tells it.
  */
 import { pyEquals, pyStr, type RuntimeValue } from './python-str.ts';
-
-/** A token of the library's lexer. */
-interface Token {
-  value: string;
-  type: string;
-}
+import { OPENERS, pastGroup, rewriteSegments, type Token } from './jinja2-token-groups.ts';
 
 /** What begins a filter name that stands for a test with arguments: a name no template can write. */
 const TEST_MARK = 'is:';
@@ -28,20 +23,6 @@ const TEST_MARK = 'is:';
 const ARGUMENT_STARTS = new Set(['Identifier', 'StringLiteral', 'NumericLiteral', 'OpenParen', 'OpenSquareBracket', 'OpenCurlyBracket']);
 /** Names that end a test rather than begin its argument. */
 const NOT_ARGUMENTS = new Set(['else', 'or', 'and']);
-const OPENERS = new Set(['OpenParen', 'OpenSquareBracket', 'OpenCurlyBracket']);
-const CLOSERS = new Set(['CloseParen', 'CloseSquareBracket', 'CloseCurlyBracket']);
-
-/** The index just past the bracketed group opened at `start` (or the tag's end, where the parser tells what is wrong). */
-function pastGroup(tokens: readonly Token[], start: number): number {
-  let depth = 0;
-  for (let at = start; at < tokens.length; at++) {
-    const type = (tokens[at] as Token).type;
-    if (type === 'CloseExpression' || type === 'CloseStatement') return at;
-    if (OPENERS.has(type)) depth++;
-    else if (CLOSERS.has(type) && --depth === 0) return at + 1;
-  }
-  return tokens.length;
-}
 
 /** The index just past a test's argument at `start`: a name, a literal or a bracketed group, then its lookups and calls. */
 function pastArgument(tokens: readonly Token[], start: number): number {
@@ -125,28 +106,7 @@ function unchained(segment: Token[][]): Token[] {
  * `(0 < n) < 3`, a bool compared with 3, and `(a == b) != (c == d)`, which chat templates write, is no chain.
  */
 export function withUnchainedComparisons(tokens: readonly Token[]): Token[] {
-  const out: Token[] = [];
-  let segment: Token[][] = [];
-  const flush = () => {
-    out.push(...unchained(segment));
-    segment = [];
-  };
-  for (let at = 0; at < tokens.length; at++) {
-    const token = tokens[at] as Token;
-    if (OPENERS.has(token.type)) {
-      // A bracketed group is one part of the segment, its inside unchained on its own.
-      const end = pastGroup(tokens, at);
-      const inner = tokens.slice(at + 1, end - 1);
-      const closing = tokens[end - 1] as Token;
-      segment.push(CLOSERS.has(closing.type) ? [token, ...withUnchainedComparisons(inner), closing] : [token, ...withUnchainedComparisons(tokens.slice(at + 1, end))]);
-      at = end - 1;
-    } else if (endsChain(token)) {
-      flush();
-      out.push(token);
-    } else segment.push([token]);
-  }
-  flush();
-  return out;
+  return rewriteSegments(tokens, endsChain, unchained);
 }
 
 interface Node {

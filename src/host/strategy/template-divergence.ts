@@ -65,11 +65,6 @@ function nameOf(node: unknown): string | null {
   return isNode(node) && node.type === 'Identifier' ? String(node.value) : null;
 }
 
-/** A binary expression's operator: `+`, `~`, … */
-function operatorOf(node: Node): string {
-  return String((node.operator as { value?: unknown } | undefined)?.value ?? '');
-}
-
 /** What a call renders otherwise: a string method, or a function jinja2 lacks. */
 function callDivergence(node: Node): Divergence | null {
   const callee = isNode(node.callee) ? node.callee : null;
@@ -108,10 +103,6 @@ function divergenceAt(node: Node): Divergence | null {
     return { text: 'loop.depth', what: '"loop.depth" prints nothing here (the library has no recursive loops): write the depth out' };
   }
   if (node.type === 'CallExpression') return callDivergence(node);
-  // The library reads "a ~ b + 1" as "(a ~ b) + 1"; jinja2 as "a ~ (b + 1)".
-  if (node.type === 'BinaryExpression' && ['+', '-'].includes(operatorOf(node)) && isNode(node.left) && node.left.type === 'BinaryExpression' && operatorOf(node.left) === '~') {
-    return { text: '~', what: 'a "~" followed by "+" or "-" is read as "(a ~ b) + c" here, as "a ~ (b + c)" by jinja2: put the sum in parentheses' };
-  }
   return null;
 }
 
