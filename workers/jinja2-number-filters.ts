@@ -64,7 +64,11 @@ function summed(value: Value, { argument, runtime, float }: NumberFilterContext)
     total += Number(item.value);
     isFloat ||= item.type === 'FloatValue';
   }
-  return isFloat ? float(total) : runtime(total);
+  if (isFloat || Number.isSafeInteger(total)) return isFloat ? float(total) : runtime(total);
+  // Integers past 2**53 added as Python adds them, exactly; refused where no float holds the sum ([2 ** 53, 1] | sum).
+  const exact = itemsOf(value, argument(0, 'attribute')).reduce((sum, item) => sum + BigInt(Number(item.value)), BigInt(Number(start?.value ?? 0)));
+  if (!Number.isFinite(Number(exact)) || BigInt(Number(exact)) !== exact) throw new RangeError(`"sum" is ${exact}, an integer past 2**53 that no float holds, where jinja2's integers are exact: tmas refuses it rather than print or compute with another number; keep such numbers texts`);
+  return runtime(Number(exact));
 }
 
 /** min or max(value, case_sensitive=False, attribute=None): the first least or greatest item; undefined for none. */

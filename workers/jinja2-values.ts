@@ -129,6 +129,8 @@ export function boundedRange(start: number, stop?: number, step = 1): number[] {
   if (step === 0) throw new Error('range() arg 3 must not be zero');
   const length = Math.max(0, Math.ceil((to - from) / step));
   if (length > MAX_STEPS) throw new TemplateBoundError(`"range(" of ${length.toLocaleString('en-US')} numbers is more than a prompt can loop over (at most ${MAX_STEPS.toLocaleString('en-US')})`);
+  // Python's items are exact integers; a float's past 2**53 are not (2**60 + 1 is 2**60).
+  if (length > 0 && [from, to, step].some((bound) => Math.abs(bound) > Number.MAX_SAFE_INTEGER)) throw new RangeError(`"range(" from ${BigInt(Math.trunc(from))} to ${BigInt(Math.trunc(to))}: integers past 2**53 are not held exactly here, where jinja2's are: keep such numbers texts`);
   return Array.from({ length }, (_, index) => from + index * step);
 }
 
