@@ -20,7 +20,7 @@ import { readPromptTemplates } from '../src/settings/files/prompt-files.ts';
 import { checkTemplate, sampleVariables } from '../src/host/strategy/template-check.ts';
 import { createPool } from '../src/pool/pool.ts';
 import { renderTemplate } from '../workers/prompt-template.ts';
-import { MAX_RENDERED_CHARS } from '../workers/jinja2-render.ts';
+import { MAX_RENDER_SECONDS, MAX_RENDERED_CHARS } from '../workers/jinja2-render.ts';
 import type { TemplateValue } from '../workers/tasks.ts';
 import { REPO, test } from './fixtures.ts';
 
@@ -157,6 +157,18 @@ describe("a user's template is bounded in the steps one prompt may take", () => 
     const huge = checkTemplate('{{ problem }}\n\n{% for i in range(10 ** 9) %}.{% endfor %}', variables);
     expect(`${huge?.line}: ${huge?.what}`).toMatch(/^3: it fails to render on sample values: "range\(" of 1,000,000,000 numbers/);
     expect(Date.now() - started).toBeLessThan(20_000);
+  });
+
+  test('a loop whose every pass works on millions of characters or items stops in seconds, where it held the worker for hours', () => {
+    // 100,000 passes of 30 ms each (a count in 20 million characters; so an upper-casing of them, a comparison of a million items) are within the step bound.
+    const sources = [
+      "{% set s = 'ab' * 10000000 %}{% for i in range(100000) %}{% if s.count('ba') %}{% endif %}{% endfor %}",
+    ];
+    for (const source of sources) {
+      const started = Date.now();
+      expect(() => renderTemplate(source, {}, 'jinja2'), source).toThrow(new RegExp(`the template ran for more than ${MAX_RENDER_SECONDS} seconds for one prompt \\([\\d,]+ steps\\), so it was stopped`));
+      expect(Date.now() - started, source).toBeLessThan((MAX_RENDER_SECONDS + 5) * 1000);
+    }
   });
 
   test('a template that makes hundreds of megabytes, by doubling a text or printing one over and over, is refused before the run on its loop\'s line', () => {

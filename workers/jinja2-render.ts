@@ -14,8 +14,9 @@
  *
  * A template is code from outside, and jinja2 will loop over `range(10**9)`:
  * a render evaluates at most MAX_STEPS expressions and statements, and a
- * `range()` longer than that is refused before it is made, so a template that
- * would not end stops with a TemplateBoundError (on the host's sample render,
+ * `range()` longer than that is refused before it is made, and a render runs at
+ * most MAX_RENDER_SECONDS (steps that each work on millions of characters), so
+ * a template that would not end stops with a TemplateBoundError (on the host's sample render,
  * before any call) instead of holding the thread for ever.
  */
 import * as jinja from '@huggingface/jinja';
@@ -29,9 +30,9 @@ import { PYTHON_OPERATORS, pythonOperation } from './jinja2-operators.ts';
 import { jinja2Title, pyTitle } from './python-title.ts';
 import { LIST_METHODS, listSearch, methodArguments, TEXT_METHODS, textMethod } from './python-methods.ts';
 import { pyItems, pyTruthy, SELECTING, selected, unique } from './jinja2-select.ts';
-import { asGenerator, asOperand, attributeOf, boundedRange, boundedWidth, consumedGenerator, endOf, Environment, GENERATING, listMethod, orEmpty, runtime, TemplateBoundError, MAX_RENDERED_CHARS, MAX_STEPS } from './jinja2-values.ts';
+import { asGenerator, asOperand, attributeOf, boundedRange, boundedWidth, consumedGenerator, endOf, Environment, GENERATING, listMethod, orEmpty, RenderBudget, runtime, TemplateBoundError, MAX_RENDERED_CHARS } from './jinja2-values.ts';
 
-export { MAX_RENDERED_CHARS, MAX_STEPS, TemplateBoundError } from './jinja2-values.ts';
+export { MAX_RENDERED_CHARS, MAX_RENDER_SECONDS, MAX_STEPS, TemplateBoundError } from './jinja2-values.ts';
 import { markTuple, pyCapitalize, pyCharAt, pyLength, pyStr, pyStrip, pyToJson, type RuntimeValue } from './python-str.ts';
 
 /** A node of the parsed template (the library exports no AST types). */
@@ -99,7 +100,7 @@ function filterName(filter: unknown): string {
 }
 
 class Jinja2Interpreter extends Interpreter {
-  private steps = 0;
+  private readonly budget = new RenderBudget();
   /** Characters printed so far (a macro's or a set block's counted where made and again where printed: an upper bound). */
   private printed = 0;
 
@@ -117,9 +118,7 @@ class Jinja2Interpreter extends Interpreter {
   }
 
   private evaluateOnce(node: Node | undefined, environment: Environment): Value {
-    if (++this.steps > MAX_STEPS) {
-      throw new TemplateBoundError(`the template took more than ${MAX_STEPS.toLocaleString('en-US')} steps (expressions and loop passes) for one prompt, so it was stopped: a "for" loop over millions of items, loops nested too deep, or hundreds of thousands of tags`);
-    }
+    this.budget.step();
     if (node === undefined) return super.evaluate(node, environment);
     if (node.type === PASS) return runtime(undefined);
     if (node.type === EVALUATED) return (node as unknown as { value: Value }).value;

@@ -20,9 +20,33 @@ export const MAX_STEPS = 200_000;
  */
 export const MAX_RENDERED_CHARS = 32 * 1024 * 1024;
 
-/** A render that passed MAX_STEPS or MAX_RENDERED_CHARS, or asked for a range() longer than MAX_STEPS. */
+/**
+ * The longest one render may run, in seconds of the worker's clock. MAX_STEPS bounds how many steps a render takes,
+ * not what each costs: a loop of 100,000 passes over a 20-million-character text (`s.count('ba')`, `s | upper`) or
+ * comparing two lists of a million items held a worker for hours, as jinja2 would. A prompt renders in
+ * milliseconds; a render still running after this has no prompt to give.
+ */
+export const MAX_RENDER_SECONDS = 10;
+
+/** A render that passed MAX_STEPS, MAX_RENDER_SECONDS or MAX_RENDERED_CHARS, or asked for a range() longer than MAX_STEPS. */
 export class TemplateBoundError extends Error {
   override name = 'TemplateBoundError';
+}
+
+/** The steps one render has taken and the time it has run, checked at each step. */
+export class RenderBudget {
+  private steps = 0;
+  private readonly deadline = performance.now() + MAX_RENDER_SECONDS * 1000;
+
+  /** One more step: a TemplateBoundError past MAX_STEPS or MAX_RENDER_SECONDS. */
+  step(): void {
+    if (++this.steps > MAX_STEPS) {
+      throw new TemplateBoundError(`the template took more than ${MAX_STEPS.toLocaleString('en-US')} steps (expressions and loop passes) for one prompt, so it was stopped: a "for" loop over millions of items, loops nested too deep, or hundreds of thousands of tags`);
+    }
+    if (performance.now() > this.deadline) {
+      throw new TemplateBoundError(`the template ran for more than ${MAX_RENDER_SECONDS} seconds for one prompt (${this.steps.toLocaleString('en-US')} steps), so it was stopped: a loop whose every pass works on a long text or a large list (a search, a filter or a comparison of millions of characters or items)`);
+    }
+  }
 }
 
 /**
