@@ -96,7 +96,7 @@ describe('what the library renders otherwise than jinja2 is refused before the r
     ['{% for r in references %}{% if loop.index > 2 %}{% break %}{% endif %}{{ r }}{% endfor %}', /^1: "\{% break %\}" needs an extension/],
     ['{{ problem }}\n{% generation %}{{ problem }}{% endgeneration %}', /^2: "\{% generation %\}" is a tag of chat templates/],
     // A chat template's function: jinja2 has none, and the date would change the prompt day by day.
-    ["Today is {{ strftime_now('%d %B %Y') }}.\n{{ problem }}", /^1: "strftime_now" is a chat-template function that jinja2 does not have/],
+    ["Today is {{ strftime_now('%d %B %Y') }}.\n{{ problem }}", /^1: it fails to render on sample values: 'strftime_now' is undefined: jinja2 fails on a call of an undefined function \(UndefinedError\) \(a chat-template function .*write the date out\)/],
     [' \n\n', /^1: it is empty/],
     // What the library lacks, on a branch the samples do not take: it stopped the run at the first long problem, with "Cannot call something that is not a function".
     ["{{ problem }}\n{% if problem | length > 5000 %}\n{{ problem.rsplit(' ', 1)[0] }}\n{% endif %}", /^3: the method "rsplit\(\)" is one jinja2 has and @huggingface\/jinja does not.*write "split" and an index/],
@@ -104,7 +104,7 @@ describe('what the library renders otherwise than jinja2 is refused before the r
     ["{% for r in references %}{{ r.cycle('odd', 'even') }}{% endfor %}", /^1: the method "cycle\(\)"/],
     ['{{ problem | default }}', /^1: "default" without an argument/],
     // jinja2 raises on it (transformers' chat templates alone take it); the library wrote escaped JSON regardless.
-    ['{{ problem }}\n{{ references | tojson(ensure_ascii=False) }}', /^2: "tojson" takes only an indent in jinja2/],
+    ['{{ problem }}\n{{ references | tojson(ensure_ascii=False) }}', /^2: it fails to render on sample values: do_tojson\(\) got an unexpected keyword argument 'ensure_ascii'/],
     // The library ignored the start: 'abc'.startswith('b', 1) was false, Python's true.
     ["{{ problem }}\n{% if problem.startswith('Prove', 1) %}proof{% endif %}", /^2: "startswith\(…\)" with a start or an end ignores them here/],
     // jinja2's unique(case_sensitive=true) keeps case; the library's unique always did, and without an argument it now lowers as jinja2 does.
@@ -136,6 +136,8 @@ describe('what the library renders otherwise than jinja2 is refused before the r
       "{{ problem.strip('#') }}{{ problem.lstrip('\\n') }}{{ problem | trim('#') }}", '{{ problem }}\n\n{{ references | join(", ", attribute="x") }}', '{{ references | tojson(indent=2) }}',
       // Refused before as the library rendered or read them otherwise; now rendered as jinja2 does (test/fixtures/jinja2).
       '{{ problem | capitalize }}', '{{ problem | title }}{{ problem.title() }}', '{{ problem | int }}{{ problem | float(0.5) }}', "{{ problem }}{% for r in references %}{{ loop.cycle('odd', 'even') }}{% endfor %}", "{{ problem | wordcount }}{{ (0.5 | round(2)) ~ (references | map('length') | sum) ~ (references | max) }}{{ '%s.' | format(problem) | e | center(9) | truncate(40) }}", "{{ problem.find('Prove') }}{{ ', '.join(references) }}{{ references.index(references[0]) if references }}", '{{ problem }}\n{% raw %}{{ answer }} or {x}{% endraw %}\n{%+ if references +%}refs{% endif %}', "{{ dict(text=problem) | tojson }}{% set sep = joiner('; ') %}{% for r in references %}{{ sep() }}{{ r }}{% endfor %}",
+      // What jinja2 fails on only where it is evaluated, on a branch the values do not take (Seed-OSS's flag): refused before, wherever it stood.
+      "{{ problem }}{% if references | length > 100000 %}{{ references | tojson(ensure_ascii=False) }}{{ strftime_now('%Y') }}{% endif %}",
       // Llama 3.2's guard: jinja2 has no strftime_now, so its branch never runs and the fixed date is printed, here as there.
       "{% if strftime_now is defined %}{% set date = strftime_now('%d %b %Y') %}{% else %}{% set date = '26 Jul 2024' %}{% endif %}{{ date }}\n{{ problem }}",
       "{% if strftime_now is not defined %}26 Jul 2024{% else %}{{ strftime_now('%d %b %Y') }}{% endif %}\n{{ problem }}", "{% for r in references %}{{ r.split('\\n')[0].capitalize() }}{% endfor %}", '{{ problem }}{% if proof is float %}x{% endif %}', "{{ references | map('upper') | join(', ') }}",

@@ -24,7 +24,7 @@ import type { Template } from '@huggingface/jinja';
 import { pyTest } from './jinja2-tests.ts';
 import { asMarkup, isMarkup } from './jinja2-markup.ts';
 import { joiner, pyDict } from './jinja2-globals.ts';
-import { itemOfUnsubscriptable, noteMissing, refuseUndefinedOwner } from './jinja2-undefined.ts';
+import { callingDefined, itemOfUnsubscriptable, noteMissing, refuseUndefinedOwner } from './jinja2-undefined.ts';
 import { ARGUMENT_FILTERS, argumentFilter, type FilterArguments } from './jinja2-argument-filters.ts';
 import { PYTHON_OPERATORS, pythonOperation } from './jinja2-operators.ts';
 import { jinja2Title, pyTitle } from './python-title.ts';
@@ -123,7 +123,7 @@ class Jinja2Interpreter extends Interpreter {
     if (node.type === PASS) return runtime(undefined);
     if (node.type === EVALUATED) return (node as unknown as { value: Value }).value;
     if (node.type === 'MemberExpression') return this.member(node, environment);
-    if (node.type === 'CallExpression') return this.call(node, environment);
+    if (node.type === 'CallExpression') return callingDefined(() => this.call(node, environment), (node as unknown as { callee: Node }).callee);
     if (node.type === OUTPUT) return runtime(pyStr(this.evaluate((node as unknown as { value: Node }).value, environment)));
     if (node.type === 'BinaryExpression' && PYTHON_OPERATORS.has((node as unknown as { operator: { value: string } }).operator.value)) {
       const { left, right, operator } = node as unknown as { left: Node; right: Node; operator: { value: string } };

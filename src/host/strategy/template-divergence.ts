@@ -21,15 +21,12 @@ export interface Divergence {
 }
 
 /**
- * Functions the library gives every template that jinja2 has not: chat-template
- * helpers. `raise_exception` stops a render in both (jinja2 fails on the
- * unknown name), but a date printed by `strftime_now` is a prompt that jinja2
- * cannot render, and that changes from one day to the next, and the call's
- * journal key with it, so a resume issues its calls anew.
+ * Chat-template functions that neither jinja2 nor a render here has (`strftime_now`): a call of one fails
+ * where it is evaluated, in both, as an undefined function (workers/jinja2-undefined.ts), and a branch that
+ * needs one defined never runs. A call on a branch the values do not take renders in jinja2, so it is not
+ * refused before the run (it was, and so were Seed-OSS's and GLM's `tojson(ensure_ascii=False)` behind a flag).
  */
-const CHAT_GLOBALS: Readonly<Record<string, string>> = {
-  strftime_now: '"strftime_now" is a chat-template function that jinja2 does not have (its render fails on it), and the date it prints would change the prompt, and what a resume finds in the journal, from day to day: write the date out',
-};
+const CHAT_GLOBALS = new Set(['strftime_now']);
 
 /**
  * jinja2's filters, tests and Python's str, list and dict methods that the
@@ -65,11 +62,9 @@ function nameOf(node: unknown): string | null {
   return isNode(node) && node.type === 'Identifier' ? String(node.value) : null;
 }
 
-/** What a call renders otherwise: a string method, or a function jinja2 lacks. */
+/** What a call renders otherwise: a string method. */
 function callDivergence(node: Node): Divergence | null {
   const callee = isNode(node.callee) ? node.callee : null;
-  const global = nameOf(callee);
-  if (global !== null && Object.hasOwn(CHAT_GLOBALS, global)) return { text: global, what: CHAT_GLOBALS[global] as string };
   const method = callee?.type === 'MemberExpression' ? nameOf(callee.property) : null;
   if (method === null) return null;
   // Only a loop cycles (loop.cycle('odd', 'even')); no other value has the method.
@@ -94,9 +89,6 @@ function divergenceAt(node: Node): Divergence | null {
     if (name !== null && LACKING_FILTERS.has(name)) return lacking('filter', name);
     if (name === 'default' && call === null) return { text: 'default', what: '"default" without an argument fails here, where jinja2 gives the value or \'\': write default(\'\')' };
     if (name === 'unique' && Array.isArray(call?.args) && call.args.length > 0) return { text: 'unique', what: '"unique" with an argument (case_sensitive=, attribute=) is one @huggingface/jinja renders otherwise than jinja2: write "unique" alone, which compares texts without their case as jinja2 does' };
-    if (name === 'tojson' && Array.isArray(call?.args) && call.args.some((arg) => isNode(arg) && arg.type === 'KeywordArgumentExpression' && nameOf(arg.key) !== 'indent')) {
-      return { text: 'tojson', what: '"tojson" takes only an indent in jinja2 (tojson(indent=2)), which refuses ensure_ascii=, sort_keys= or separators= (transformers adds them for chat templates alone): jinja2 writes keys sorted and non-ASCII escaped' };
-    }
   }
   if (node.type === 'TestExpression' && LACKING_TESTS.has(nameOf(node.test) ?? '')) return lacking('test', nameOf(node.test) ?? '');
   if (node.type === 'MemberExpression' && nameOf(node.object) === 'loop' && /^depth0?$/.test(nameOf(node.property) ?? '')) {
@@ -112,7 +104,7 @@ function divergenceAt(node: Node): Divergence | null {
  */
 function untakenBranch(node: Node): 'body' | 'alternate' | null {
   const test = node.type === 'If' && isNode(node.test) && node.test.type === 'TestExpression' ? node.test : null;
-  if (test === null || nameOf(test.test) !== 'defined' || !Object.hasOwn(CHAT_GLOBALS, nameOf(test.operand) ?? '')) return null;
+  if (test === null || nameOf(test.test) !== 'defined' || !CHAT_GLOBALS.has(nameOf(test.operand) ?? '')) return null;
   return test.negate === true ? 'alternate' : 'body';
 }
 
