@@ -229,6 +229,13 @@ describe("a user's template is bounded in the steps one prompt may take", () => 
     expect(`${problem?.line}: ${problem?.what}`).toMatch(/^2: it fails to render on sample values: the integer `12345678901234567890` is past 2\*\*53/);
   });
 
+  test('a record literal keyed by numbers, which jinja2 takes, fails with what to write instead', () => {
+    // Seed-OSS's lookup of a reflection interval; the library said "Object keys must be strings: got IntegerValue".
+    expect(() => renderTemplate('{% set d = {0: 0, 512: 128} %}{{ d[512] }}', {}, 'jinja2')).toThrow(/a record literal \(\{…: …\}\) with an integer as a key `0`: jinja2's dict takes any key, tmas holds records keyed by texts alone: write the keys as texts/);
+    const problem = checkTemplate("{{ problem }}\n{% set d = {none: 'yes'} %}{{ d[none] }}", variables);
+    expect(`${problem?.line}: ${problem?.what}`).toMatch(/^2: it fails to render on sample values: a record literal \(\{…: …\}\) with None as a key `none`/);
+  });
+
   test('a sum or a range past 2**53 gives Python\'s exact integers or fails, and loop arithmetic stays fast', () => {
     // [2 ** 53, 1] | sum printed 9007199254740992 (jinja2: ...993); range(2 ** 60, 2 ** 60 + 256) gave 2 ** 60 over and over.
     expect(() => renderTemplate('{{ [2 ** 53, 1] | sum }}', {}, 'jinja2')).toThrow(/"sum" is 9007199254740993, an integer past 2\*\*53 that no float holds/);

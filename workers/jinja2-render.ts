@@ -30,7 +30,7 @@ import { PYTHON_OPERATORS, pythonOperation } from './jinja2-operators.ts';
 import { jinja2Title, pyTitle } from './python-title.ts';
 import { LIST_METHODS, listSearch, methodArguments, TEXT_METHODS, textMethod } from './python-methods.ts';
 import { pyItems, pyTruthy, SELECTING, selected, unique } from './jinja2-select.ts';
-import { asGenerator, asOperand, attributeOf, boundedRange, boundedWidth, consumedGenerator, endOf, Environment, GENERATING, listMethod, orEmpty, RenderBudget, runtime, TemplateBoundError, MAX_RENDERED_CHARS } from './jinja2-values.ts';
+import { asGenerator, asOperand, attributeOf, boundedRange, boundedWidth, consumedGenerator, endOf, Environment, GENERATING, listMethod, orEmpty, RenderBudget, runtime, TemplateBoundError, textKeyedRecord, MAX_RENDERED_CHARS } from './jinja2-values.ts';
 
 export { MAX_RENDERED_CHARS, MAX_RENDER_SECONDS, MAX_STEPS, TemplateBoundError } from './jinja2-values.ts';
 import { markTuple, pyCapitalize, pyCharAt, pyLength, pyStr, pyStrip, pyToJson, type RuntimeValue } from './python-str.ts';
@@ -132,6 +132,7 @@ class Jinja2Interpreter extends Interpreter {
       const float = (number: number) => super.evaluate({ type: 'FloatLiteral', value: number } as Node, environment);
       return pythonOperation(operator.value, a, b, { library, float });
     }
+    if (node.type === 'ObjectLiteral') return textKeyedRecord(() => super.evaluate(node, environment), node as unknown as { value?: unknown });
     if (node.type === 'FilterExpression') return this.filter(node, environment);
     if (node.type === 'TestExpression') return this.test(node, environment);
     if (node.type === 'For') return super.evaluate(this.loopOverItems(node, environment), environment);

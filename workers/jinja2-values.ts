@@ -195,3 +195,23 @@ export function consumedGenerator(value: Value, filter: string): Value | null {
   list.value = [...(value.value as Value[])];
   return list;
 }
+
+/**
+ * A record literal evaluated by `evaluate`, with a clear error where one of its keys is not a text: jinja2's
+ * dict takes any key (Seed-OSS's `{0: 0, 512: 128}`, looked up by a number), the library's records hold texts
+ * alone, and it said "Object keys must be strings: got IntegerValue".
+ */
+export function textKeyedRecord(evaluate: () => Value, literal: { value?: unknown }): Value {
+  try {
+    return evaluate();
+  } catch (error) {
+    const key = error instanceof Error ? /^Object keys must be strings: got (\w+)/.exec(error.message)?.[1] : undefined;
+    if (key === undefined) throw error;
+    const kind = { IntegerValue: 'an integer', FloatValue: 'a float', BooleanValue: 'a bool', NullValue: 'None', TupleValue: 'a tuple' }[key] ?? key;
+    // The first key written as a number or a name (true, none), to name it, and the check before the run its line.
+    const keys = literal.value instanceof Map ? [...literal.value.keys()] as Array<{ type?: string; value?: unknown }> : [];
+    const written = keys.find((node) => node.type !== 'StringLiteral' && (typeof node.value === 'number' || typeof node.value === 'string'));
+    const named = written === undefined ? '' : ` \`${String(written.value)}\``;
+    throw new TypeError(`a record literal ({…: …}) with ${kind} as a key${named}: jinja2's dict takes any key, tmas holds records keyed by texts alone: write the keys as texts ('512': …) and look them up so (d['512'], d[n | string])`, { cause: error });
+  }
+}
