@@ -77,27 +77,43 @@ export function withTestArguments(tokens: readonly Token[]): Token[] {
 
 /** Tokens that end a chain of comparisons: jinja2's operators below them, and what separates expressions. */
 const CHAIN_ENDS = new Set(['Comma', 'Colon', 'Equals', 'OpenStatement', 'CloseStatement', 'OpenExpression', 'CloseExpression', 'Text', 'Comment']);
-const CHAIN_END_NAMES = new Set(['and', 'or', 'not', 'if', 'else', 'in', 'for', 'is']);
+const CHAIN_END_NAMES = new Set(['and', 'or', 'not', 'if', 'else', 'for', 'is']);
 
-function endsChain(token: Token): boolean {
+/** Whether `token` (with `next` after it) ends a chain: `not` does, but not where it begins the operator `not in`. */
+function endsChain(token: Token, next: Token | undefined): boolean {
+  if (token.type === 'Identifier' && token.value === 'not' && next?.type === 'Identifier' && next.value === 'in') return false;
   return CHAIN_ENDS.has(token.type) || (token.type === 'Identifier' && CHAIN_END_NAMES.has(token.value));
 }
 
-/** A segment of one depth written with its chained comparisons apart: `a < b < c` as `((a < b) and (b < c))`, as jinja2 reads it. */
+/** Whether the part at `index` of a segment is a comparison: `==`, `<`, … or `in` (`not in` is `not` before `in`). */
+function isComparison(segment: readonly Token[][], index: number): boolean {
+  const [token, ...rest] = segment[index] as Token[];
+  if (rest.length > 0 || token === undefined) return false;
+  if (token.type === 'ComparisonBinaryOperator') return true;
+  if (token.type !== 'Identifier') return false;
+  const next = segment[index + 1];
+  return token.value === 'in' || (token.value === 'not' && next?.length === 1 && next[0]?.type === 'Identifier' && next[0].value === 'in');
+}
+
+/** A segment of one depth written with its chained comparisons apart: `a < b < c` as `((a < b) and (b < c))`, and `a in b == c` so, as jinja2 reads it. */
 function unchained(segment: Token[][]): Token[] {
   const operands: Token[][] = [[]];
-  const operators: Token[] = [];
-  for (const part of segment) {
-    const token = part[0] as Token;
-    if (part.length === 1 && token.type === 'ComparisonBinaryOperator') {
-      operators.push(token);
-      operands.push([]);
-    } else (operands.at(-1) as Token[]).push(...part);
+  const operators: Token[][] = [];
+  for (let index = 0; index < segment.length; index++) {
+    const part = segment[index] as Token[];
+    if (!isComparison(segment, index)) {
+      (operands.at(-1) as Token[]).push(...part);
+      continue;
+    }
+    // `not in` is one operator of two tokens.
+    const operator = (part[0] as Token).value === 'not' ? [...part, ...(segment[++index] as Token[])] : part;
+    operators.push(operator);
+    operands.push([]);
   }
   if (operators.length < 2) return segment.flat();
   const open = { type: 'OpenParen', value: '(' };
   const close = { type: 'CloseParen', value: ')' };
-  const pairs = operators.map((operator, i) => [open, ...(operands[i] as Token[]), operator, ...(operands[i + 1] as Token[]), close]);
+  const pairs = operators.map((operator, i) => [open, ...(operands[i] as Token[]), ...operator, ...(operands[i + 1] as Token[]), close]);
   return [open, ...pairs.flatMap((pair, i) => (i === 0 ? pair : [{ type: 'Identifier', value: 'and' }, ...pair])), close];
 }
 
