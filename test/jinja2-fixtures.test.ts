@@ -99,7 +99,7 @@ describe('what the library renders otherwise than jinja2 is refused before the r
     ["Today is {{ strftime_now('%d %B %Y') }}.\n{{ problem }}", /^1: it fails to render on sample values: 'strftime_now' is undefined: jinja2 fails on a call of an undefined function \(UndefinedError\) \(a chat-template function .*write the date out\)/],
     [' \n\n', /^1: it is empty/],
     // What the library lacks, on a branch the samples do not take: it stopped the run at the first long problem, with "Cannot call something that is not a function".
-    ["{{ problem }}\n{% if problem | length > 5000 %}\n{{ problem.rsplit(' ', 1)[0] }}\n{% endif %}", /^3: the method "rsplit\(\)" is one jinja2 has and @huggingface\/jinja does not.*write "split" and an index/],
+    ["{{ problem }}\n{% if problem | length > 5000 %}\n{{ problem.swapcase() }}\n{% endif %}", /^3: the method "swapcase\(\)" is one jinja2 has and @huggingface\/jinja does not/],
     ['{% for r in references %}{% if r | length > 9000 %}{{ r | striptags }}{% endif %}{% endfor %}', /^1: the filter "striptags" is one jinja2 has/],
     ["{% for r in references %}{{ r.cycle('odd', 'even') }}{% endfor %}", /^1: the method "cycle\(\)"/],
     ['{{ problem | default }}', /^1: "default" without an argument/],
@@ -138,6 +138,8 @@ describe('what the library renders otherwise than jinja2 is refused before the r
       '{{ problem | capitalize }}', '{{ problem | title }}{{ problem.title() }}', '{{ problem | int }}{{ problem | float(0.5) }}', "{{ problem }}{% for r in references %}{{ loop.cycle('odd', 'even') }}{% endfor %}", "{{ problem | wordcount }}{{ (0.5 | round(2)) ~ (references | map('length') | sum) ~ (references | max) }}{{ '%s.' | format(problem) | e | center(9) | truncate(40) }}", "{{ problem.find('Prove') }}{{ ', '.join(references) }}{{ references.index(references[0]) if references }}", '{{ problem }}\n{% raw %}{{ answer }} or {x}{% endraw %}\n{%+ if references +%}refs{% endif %}', "{{ dict(text=problem) | tojson }}{% set sep = joiner('; ') %}{% for r in references %}{{ sep() }}{{ r }}{% endfor %}",
       // What jinja2 fails on only where it is evaluated, on a branch the values do not take (Seed-OSS's flag): refused before, wherever it stood.
       "{{ problem }}{% if references | length > 100000 %}{{ references | tojson(ensure_ascii=False) }}{{ strftime_now('%Y') }}{% endif %}",
+      // Python's methods the library lacked, and the filter count: refused before, wherever they stood.
+      "{{ problem.rsplit(' ', 1)[0] }}{{ problem.split(maxsplit=1) }}{% if problem.strip().isdigit() %}{{ problem.rjust(9) }}{% endif %}{{ references | count }}",
       // Llama 3.2's guard: jinja2 has no strftime_now, so its branch never runs and the fixed date is printed, here as there.
       "{% if strftime_now is defined %}{% set date = strftime_now('%d %b %Y') %}{% else %}{% set date = '26 Jul 2024' %}{% endif %}{{ date }}\n{{ problem }}",
       "{% if strftime_now is not defined %}26 Jul 2024{% else %}{{ strftime_now('%d %b %Y') }}{% endif %}\n{{ problem }}", "{% for r in references %}{{ r.split('\\n')[0].capitalize() }}{% endfor %}", '{{ problem }}{% if proof is float %}x{% endif %}', "{{ references | map('upper') | join(', ') }}",

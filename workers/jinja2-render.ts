@@ -150,6 +150,8 @@ class Jinja2Interpreter extends Interpreter {
   }
 
   private filterOnce(node: Node, name: string, environment: Environment): Value {
+    // jinja2's count is its length (the library lacked it, and it was refused before the run).
+    if (name === 'count') return this.filterOnce({ ...node, filter: { type: 'Identifier', value: 'length' } } as Node, 'length', environment);
     const { operand, filter } = node as unknown as { operand: Node; filter: unknown };
     const args = filterArgs(filter);
     const value = asOperand(orEmpty(this.evaluate(operand, environment), name), name);

@@ -36,16 +36,14 @@ const CHAT_GLOBALS = new Set(['strftime_now']);
  * library's message for a method ("Cannot call something that is not a
  * function") names none.
  */
-const LACKING_FILTERS = new Set('attr batch count d filesizeformat forceescape groupby pprint random slice striptags urlencode urlize wordwrap xmlattr'.split(' '));
+const LACKING_FILTERS = new Set('attr batch d filesizeformat forceescape groupby pprint random slice striptags urlencode urlize wordwrap xmlattr'.split(' '));
 const LACKING_TESTS = new Set('filter test'.split(' '));
 const LACKING_METHODS = new Set(
-  ('casefold center encode expandtabs format format_map isalnum isalpha isascii isdecimal isdigit isidentifier islower isnumeric isprintable isspace istitle isupper ljust maketrans partition rjust rpartition rsplit swapcase translate ' +
+  ('casefold encode expandtabs format format_map isalnum isidentifier islower isnumeric isprintable istitle isupper maketrans swapcase translate ' +
     'clear copy extend insert remove reverse sort fromkeys popitem setdefault update').split(' '),
 );
 /** What to write instead of the lacking ones a prompt is likeliest to use. */
 const INSTEAD: Readonly<Record<string, string>> = {
-  count: 'the filter "length"',
-  rsplit: '"split" and an index',
   format: '"%" of the text (\'%s of %s\' % (a, b)) or "~" to join texts',
 };
 
