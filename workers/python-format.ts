@@ -10,7 +10,7 @@ import { pyType } from './jinja2-tests.ts';
 import { boundedWidth } from './jinja2-values.ts';
 import { exponentDigits, fixedDigits } from './python-float-digits.ts';
 import { pyIntOfFloat } from './python-int-float.ts';
-import { pyFloat, pyRepr, pyStr, type RuntimeValue } from './python-str.ts';
+import { isTuple, pyFloat, pyRepr, pyStr, type RuntimeValue } from './python-str.ts';
 
 const SPEC = /%(?:\(([^)]*)\))?([-+ 0#]*)(\*|\d+)?(?:\.(\*|\d+))?[hlL]?([a-zA-Z%])?/g;
 
@@ -107,7 +107,11 @@ export function pyPercent(format: string, values: RuntimeValue): string {
 
 function formatted(format: string, values: RuntimeValue): string {
   const byName = values.value instanceof Map ? (values.value as Map<string, RuntimeValue>) : null;
-  const positional = values.type === 'TupleValue' ? (values.value as RuntimeValue[]) : [values];
+  // A tuple's items, a record's (key, value) pair's too (items() gives lists marked as tuples: '%s=%s' % pair failed).
+  const tuple = isTuple(values);
+  const positional = tuple ? (values.value as RuntimeValue[]) : [values];
+  // Python reads a value it can index (a list, as a record) as a mapping: what no specifier takes is no error ('ab' % [1]).
+  const indexable = byName !== null || (!tuple && values.type === 'ArrayValue');
   let next = 0;
   const take = (): RuntimeValue => {
     const value = positional[next++];
@@ -128,6 +132,6 @@ function formatted(format: string, values: RuntimeValue): string {
     } else value = byName !== null && positional.length === 1 ? values : take();
     return padded(converted(value, conversion, flags, p), w ?? 0, flags, !'srac'.includes(conversion));
   });
-  if (byName === null && next < positional.length) throw new TypeError('not all arguments converted during string formatting');
+  if (!indexable && next < positional.length) throw new TypeError('not all arguments converted during string formatting');
   return text;
 }
