@@ -77,11 +77,16 @@ export function withTestArguments(tokens: readonly Token[]): Token[] {
 
 /** Tokens that end a chain of comparisons: jinja2's operators below them, and what separates expressions. */
 const CHAIN_ENDS = new Set(['Comma', 'Colon', 'Equals', 'OpenStatement', 'CloseStatement', 'OpenExpression', 'CloseExpression', 'Text', 'Comment']);
-const CHAIN_END_NAMES = new Set(['and', 'or', 'not', 'if', 'else', 'for', 'is']);
+const CHAIN_END_NAMES = new Set(['and', 'or', 'not', 'if', 'else', 'for']);
 
-/** Whether `token` (with `next` after it) ends a chain: `not` does, but not where it begins the operator `not in`. */
-function endsChain(token: Token, next: Token | undefined): boolean {
-  if (token.type === 'Identifier' && token.value === 'not' && next?.type === 'Identifier' && next.value === 'in') return false;
+/**
+ * Whether `token` (between `previous` and `next`) ends a chain: `not` does, but not where it begins the operator
+ * `not in` or follows `is`. A test (`x is defined`, `x is not none`) binds tighter than a comparison in jinja2, so it
+ * stays in its operand: `a is string < b in c` was split at `is`, and did not parse.
+ */
+function endsChain(token: Token, next: Token | undefined, previous: Token | undefined): boolean {
+  const named = (candidate: Token | undefined, name: string) => candidate?.type === 'Identifier' && candidate.value === name;
+  if (named(token, 'not') && (named(next, 'in') || named(previous, 'is'))) return false;
   return CHAIN_ENDS.has(token.type) || (token.type === 'Identifier' && CHAIN_END_NAMES.has(token.value));
 }
 

@@ -28,10 +28,10 @@ export function pastGroup(tokens: readonly Token[], start: number): number {
 
 /**
  * `tokens` with each segment of one depth (its parts: a token, or a bracketed group) given to `rewrite`; a
- * segment ends at a token `endsSegment` tells (given the token after it), which stays as it is, and each group's
+ * segment ends at a token `endsSegment` tells (given the tokens after and before it), which stays as it is, and each group's
  * inside is walked so too.
  */
-export function rewriteSegments(tokens: readonly Token[], endsSegment: (token: Token, next: Token | undefined) => boolean, rewrite: (segment: Token[][]) => Token[]): Token[] {
+export function rewriteSegments(tokens: readonly Token[], endsSegment: (token: Token, next: Token | undefined, previous: Token | undefined) => boolean, rewrite: (segment: Token[][]) => Token[]): Token[] {
   const out: Token[] = [];
   let segment: Token[][] = [];
   const flush = () => {
@@ -46,7 +46,7 @@ export function rewriteSegments(tokens: readonly Token[], endsSegment: (token: T
       const inner = (slice: Token[]) => rewriteSegments(slice, endsSegment, rewrite);
       segment.push(CLOSERS.has(closing.type) ? [token, ...inner(tokens.slice(at + 1, end - 1)), closing] : [token, ...inner(tokens.slice(at + 1, end))]);
       at = end - 1;
-    } else if (endsSegment(token, tokens[at + 1])) {
+    } else if (endsSegment(token, tokens[at + 1], tokens[at - 1])) {
       flush();
       out.push(token);
     } else segment.push([token]);
