@@ -30,7 +30,7 @@ import { PYTHON_OPERATORS, pythonOperation } from './jinja2-operators.ts';
 import { jinja2Title, pyTitle } from './python-title.ts';
 import { LIST_METHODS, listSearch, methodArguments, TEXT_METHODS, textMethod } from './python-methods.ts';
 import { pyItems, pyTruthy, SELECTING, selected, unique } from './jinja2-select.ts';
-import { asGenerator, asOperand, attributeOf, boundedRange, boundedWidth, consumedGenerator, endOf, Environment, GENERATING, listMethod, orEmpty, RenderBudget, runtime, TemplateBoundError, textKeyedRecord, MAX_RENDERED_CHARS } from './jinja2-values.ts';
+import { asGenerator, asOperand, attributeOf, boundedRange, boundedWidth, consumedGenerator, endOf, Environment, GENERATING, listMethod, orEmpty, RenderBudget, runtime, sliceOf, TemplateBoundError, textKeyedRecord, MAX_RENDERED_CHARS } from './jinja2-values.ts';
 
 export { MAX_RENDERED_CHARS, MAX_RENDER_SECONDS, MAX_STEPS, TemplateBoundError } from './jinja2-values.ts';
 import { markTuple, pyCapitalize, pyCharAt, pyLength, pyStr, pyStrip, pyToJson, type RuntimeValue } from './python-str.ts';
@@ -283,7 +283,7 @@ class Jinja2Interpreter extends Interpreter {
   private member(node: Node, environment: Environment): Value {
     const { object, property, computed } = node as unknown as { object: Node; property: Node & { value?: unknown }; computed: boolean };
     const value = this.owner(object, environment);
-    if (property.type === 'SliceExpression') return super.evaluate({ ...node, object: evaluated(value) } as Node, environment);
+    if (property.type === 'SliceExpression') return sliceOf(value, () => super.evaluate({ ...node, object: evaluated(value) } as Node, environment));
     const key = computed ? this.evaluate(property, environment) : runtime(String(property.value));
     const missing = computed ? itemOfUnsubscriptable(value, key) : null;
     if (missing !== null) return missing;

@@ -215,3 +215,20 @@ export function textKeyedRecord(evaluate: () => Value, literal: { value?: unknow
     throw new TypeError(`a record literal ({…: …}) with ${kind} as a key${named}: jinja2's dict takes any key, tmas holds records keyed by texts alone: write the keys as texts ('512': …) and look them up so (d['512'], d[n | string])`, { cause: error });
   }
 }
+
+/** Values Python cannot slice, by Python's name of their type. */
+const UNSLICEABLE: Readonly<Record<string, string>> = { NullValue: 'NoneType', IntegerValue: 'int', FloatValue: 'float', BooleanValue: 'bool' };
+
+/**
+ * `value[a:b]` as jinja2 gives it (`slice` the library's): a tuple's slice is a tuple (the library gave a list:
+ * `[2]` for `(1, 2)[1:]`), and a slice of None, a number or a bool fails with Python's TypeError, as jinja2 slices
+ * with Python's own subscript (`content[:100]` with content None), where the library said "Slice object must be an
+ * array or string".
+ */
+export function sliceOf(value: Value, slice: () => Value): Value {
+  const unsliceable = UNSLICEABLE[value.type];
+  if (unsliceable !== undefined) throw new TypeError(`'${unsliceable}' object is not subscriptable`);
+  const result = slice();
+  if (isTuple(value) && result.type === 'ArrayValue') markTuple(result);
+  return result;
+}
