@@ -22,6 +22,7 @@
 import * as jinja from '@huggingface/jinja';
 import type { Template } from '@huggingface/jinja';
 import { pyTest } from './jinja2-tests.ts';
+import { withoutOneTupleMark } from './jinja2-one-tuple.ts';
 import { asMarkup, isMarkup } from './jinja2-markup.ts';
 import { joiner, pyDict } from './jinja2-globals.ts';
 import { callingDefined, itemOfUnsubscriptable, noteMissing, refuseUndefinedOwner } from './jinja2-undefined.ts';
@@ -132,6 +133,7 @@ class Jinja2Interpreter extends Interpreter {
       const float = (number: number) => super.evaluate({ type: 'FloatLiteral', value: number } as Node, environment);
       return pythonOperation(operator.value, a, b, { library, float });
     }
+    if (node.type === 'TupleLiteral') return super.evaluate(withoutOneTupleMark(node), environment);
     if (node.type === 'ObjectLiteral') return textKeyedRecord(() => super.evaluate(node, environment), node as unknown as { value?: unknown });
     if (node.type === 'FilterExpression') return this.filter(node, environment);
     if (node.type === 'TestExpression') return this.test(node, environment);
