@@ -54,7 +54,12 @@ function testCall(tokens: readonly Token[], start: number): { call: Token[]; end
   } else if (ARGUMENT_STARTS.has(next.type) && !(next.type === 'Identifier' && NOT_ARGUMENTS.has(next.value))) {
     end = pastArgument(tokens, at + 1);
     args = tokens.slice(at + 1, end);
-  } else return null;
+  } else {
+    // A test without arguments is marked so too: a filter after it (`x is defined | string`) then applies to its
+    // result, as in jinja2, whose tests are read with the filters; the library's parser failed on that pipe.
+    args = [];
+    end = at + 1;
+  }
   const marked = `${TEST_MARK}${negate ? 'not ' : ''}${name.value}`;
   return { call: [{ type: 'Pipe', value: '|' }, { type: 'Identifier', value: marked }, { type: 'OpenParen', value: '(' }, ...args, { type: 'CloseParen', value: ')' }], end };
 }
