@@ -172,7 +172,7 @@ export function listMethod(items: Value[], method: string, arg: Value | undefine
 }
 
 /** Filters whose result Python holds as a generator (reverse: of a list). */
-export const GENERATING = new Set(['map', 'select', 'reject', 'selectattr', 'rejectattr', 'unique', 'reverse']);
+export const GENERATING = new Set(['map', 'select', 'reject', 'selectattr', 'rejectattr', 'unique', 'reverse', 'batch', 'slice']);
 
 /**
  * `value`, the list `filter` gave, as the generator jinja2 gives: true in a test however few items it will give
