@@ -22,6 +22,15 @@ function integerOf(value: RuntimeValue, conversion: string): number {
   throw new TypeError(`%${conversion} format: a ${conversion === 'c' ? 'int or char' : 'real number'} is required, not ${pyType(value)}`);
 }
 
+/**
+ * The digits of the integer `n`'s magnitude in `radix`, every one of them: Python's are exact, and JavaScript
+ * writes a number past 2**53 with its shortest digits ('%d' % 2 ** 60 gave 1152921504606847000, jinja2's
+ * 1152921504606846976) and from 10**21 in exponent notation ('%d' % 1e21 gave 1e+21).
+ */
+function exactDigits(n: number, radix: number): string {
+  return BigInt(Math.abs(n)).toString(radix);
+}
+
 function numberOf(value: RuntimeValue, conversion: string): number {
   if (typeof value.value === 'number' || typeof value.value === 'boolean') return Number(value.value);
   throw new TypeError(`must be real number, not ${pyType(value)} (%${conversion})`);
@@ -58,13 +67,13 @@ function converted(value: RuntimeValue, conversion: string, flags: string, preci
     case 'i':
     case 'u': {
       const n = integerOf(value, conversion);
-      return sign(n, String(Math.abs(n)).padStart(precision ?? 1, '0'));
+      return sign(n, exactDigits(n, 10).padStart(precision ?? 1, '0'));
     }
     case 'x':
     case 'X':
     case 'o': {
       const n = integerOf(value, conversion);
-      const digits = Math.abs(n).toString(conversion === 'o' ? 8 : 16);
+      const digits = exactDigits(n, conversion === 'o' ? 8 : 16);
       const prefix = flags.includes('#') ? (conversion === 'o' ? '0o' : `0${conversion}`) : '';
       return sign(n, prefix + (conversion === 'X' ? digits.toUpperCase() : digits));
     }
