@@ -27,6 +27,15 @@ export function pastGroup(tokens: readonly Token[], start: number): number {
 }
 
 /**
+ * Whether the token at `at` names a statement (`{% elif …`, `{% if …`, `{% set …`): the expression after it is a
+ * segment of its own. The rewrites' lists of ending names lacked `elif`, so `{% elif x ~ 'b' + 'c' %}` was
+ * grouped with its keyword, `{% (elif x ~ 'b') + 'c' %}`, and did not parse; a keyword is known by its place.
+ */
+function isStatementKeyword(tokens: readonly Token[], at: number): boolean {
+  return tokens[at]?.type === 'Identifier' && tokens[at - 1]?.type === 'OpenStatement';
+}
+
+/**
  * `tokens` with each segment of one depth (its parts: a token, or a bracketed group) given to `rewrite`; a
  * segment ends at a token `endsSegment` tells (given the tokens after and before it), which stays as it is, and each group's
  * inside is walked so too.
@@ -46,7 +55,7 @@ export function rewriteSegments(tokens: readonly Token[], endsSegment: (token: T
       const inner = (slice: Token[]) => rewriteSegments(slice, endsSegment, rewrite);
       segment.push(CLOSERS.has(closing.type) ? [token, ...inner(tokens.slice(at + 1, end - 1)), closing] : [token, ...inner(tokens.slice(at + 1, end))]);
       at = end - 1;
-    } else if (endsSegment(token, tokens[at + 1], tokens[at - 1])) {
+    } else if (isStatementKeyword(tokens, at) || endsSegment(token, tokens[at + 1], tokens[at - 1])) {
       flush();
       out.push(token);
     } else segment.push([token]);
