@@ -163,6 +163,16 @@ describe("a user's template is bounded in the steps one prompt may take", () => 
     expect(Date.now() - started).toBeLessThan(20_000);
   });
 
+  test('jinja2\'s slice into millions of lists, or batch padded to millions of items, is refused before the lists are made', () => {
+    // slice(33000000) of one item made 33 million lists, 4 GB, in 23 s before the clock stopped it; batch's padding overflowed the stack.
+    for (const source of ['{{ [1] | slice(33000000) | list | length }}', '{{ [1] | batch(33000000, 0) | list | length }}']) {
+      const started = Date.now();
+      expect(() => renderTemplate(source, {}, 'jinja2'), source).toThrow(/makes 33,000,000 items, more than a prompt can loop over \(at most 200,000\)/);
+      expect(Date.now() - started, source).toBeLessThan(1_000);
+    }
+    expect(renderTemplate("{{ [1] | batch(3, 0) | list }}{{ [1] | slice(3) | list }}", {}, 'jinja2')).toBe('[[1, 0, 0]][[1], [], []]');
+  });
+
   test('a loop whose every pass works on millions of characters or items stops in seconds, where it held the worker for hours', () => {
     // 100,000 passes of 30 ms each (a count in 20 million characters; so an upper-casing of them, a comparison of a million items) are within the step bound.
     const sources = [

@@ -8,7 +8,7 @@
  * jinja2, as `map` does: `| list` makes the lists.
  */
 import { pyItems } from './jinja2-select.ts';
-import { boundedWidth } from './jinja2-values.ts';
+import { MAX_STEPS, TemplateBoundError } from './jinja2-values.ts';
 import { pyType } from './jinja2-tests.ts';
 import type { RuntimeValue } from './python-str.ts';
 
@@ -20,6 +20,16 @@ export const LIST_FILTERS = new Set(['batch', 'slice']);
 export interface ListFilterContext {
   argument: (place: number, name: string) => Value | undefined;
   runtime: (value: unknown) => Value;
+}
+
+/**
+ * A count of lists, or of the items padding one, refused past MAX_STEPS before they are made, as a list repeated
+ * with `*` is: `[x] | slice(33000000)` made 33 million lists, 4 GB, before the render's clock could stop it, and
+ * `batch(33000000, 0)` overflowed the stack with its padding ("Maximum call stack size exceeded").
+ */
+function boundedItems(count: number, what: string): number {
+  if (count > MAX_STEPS) throw new TemplateBoundError(`${what} makes ${count.toLocaleString('en-US')} items, more than a prompt can loop over (at most ${MAX_STEPS.toLocaleString('en-US')})`);
+  return count;
 }
 
 function countOf(name: string, value: Value | undefined, what: string): number {
@@ -46,7 +56,8 @@ function batches(items: Value[], size: number, fill: Value | undefined): Value[]
   if (current.length === 0) return lists;
   if (fill !== undefined && fill.type !== 'NullValue' && current.length < size) {
     if (!Number.isInteger(size)) throw new TypeError("can't multiply sequence by non-int of type 'float'");
-    current.push(...Array.from({ length: boundedWidth(size, `"batch" of ${size}`) - current.length }, () => fill));
+    boundedItems(size, `"batch" of ${size} padded`);
+    while (current.length < size) current.push(fill);
   }
   lists.push(current);
   return lists;
@@ -59,7 +70,8 @@ function slices(items: Value[], count: number, fill: Value | undefined): Value[]
   const longer = items.length - size * count;
   const lists: Value[][] = [];
   let start = 0;
-  for (let index = 0; index < boundedWidth(count, `"slice" into ${count} lists`); index++) {
+  boundedItems(count, `"slice" into ${count} lists`);
+  for (let index = 0; index < count; index++) {
     const length = size + (index < longer ? 1 : 0);
     const list = items.slice(start, start + length);
     start += length;
