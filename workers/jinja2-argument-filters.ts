@@ -5,6 +5,7 @@
  * computes it (the library's replace took texts alone; its int and float
  * read the number a text begins with).
  */
+import { LIST_FILTERS, listFilter } from './jinja2-list-filters.ts';
 import { NUMBER_FILTERS, numberFilter } from './jinja2-number-filters.ts';
 import { jinja2Sort } from './jinja2-sort.ts';
 import { TEXT_FILTERS, textFilter } from './jinja2-text-filters.ts';
@@ -27,7 +28,7 @@ export interface Makers {
   record: (entries: Map<string, Value>) => Value;
 }
 
-export const ARGUMENT_FILTERS = new Set(['replace', 'int', 'float', 'sort', ...NUMBER_FILTERS, ...TEXT_FILTERS]);
+export const ARGUMENT_FILTERS = new Set(['replace', 'int', 'float', 'sort', ...NUMBER_FILTERS, ...TEXT_FILTERS, ...LIST_FILTERS]);
 
 /** The argument at `place`, or the one named `name`, or undefined. */
 function argument({ positional, named }: FilterArguments, place: number, name: string): Value | undefined {
@@ -49,6 +50,7 @@ export function argumentFilter(name: string, value: Value, args: FilterArguments
   if (name === 'sort') return jinja2Sort(value, context.argument, makers.runtime);
   if (NUMBER_FILTERS.has(name)) return numberFilter(name, value, context);
   if (TEXT_FILTERS.has(name)) return textFilter(name, value, context);
+  if (LIST_FILTERS.has(name)) return listFilter(name, value, context);
   // jinja2's Undefined fails on int() and float() (its UndefinedError), where the library's filters gave 0.
   if (value.type === 'UndefinedValue') throw new TypeError(`"${name}" of an undefined value (UndefinedValue): jinja2 fails on it`);
   const fallback = argument(args, 0, 'default');

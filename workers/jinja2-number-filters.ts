@@ -7,7 +7,7 @@
  * undefined for no items). A prompt template rounds a score or sums a
  * count with them.
  */
-import { pyCompare } from './jinja2-tests.ts';
+import { pyCompare, pyType } from './jinja2-tests.ts';
 import { fixedDigits } from './python-float-digits.ts';
 import { pyIntOfFloat } from './python-int-float.ts';
 import { attributeOf } from './jinja2-values.ts';
@@ -23,7 +23,7 @@ export interface NumberFilterContext {
   float: (value: number) => Value;
 }
 
-export const NUMBER_FILTERS = new Set(['round', 'sum', 'min', 'max']);
+export const NUMBER_FILTERS = new Set(['round', 'sum', 'min', 'max', 'abs']);
 
 /** Python's round(x, digits) of a float: the decimal nearest, a tie to the even digit (round(2.5) is 2.0, round(0.125, 2) 0.12). */
 export function pyRound(x: number, digits: number): number {
@@ -64,7 +64,11 @@ function summed(value: Value, { argument, runtime, float }: NumberFilterContext)
     total += Number(item.value);
     isFloat ||= item.type === 'FloatValue';
   }
-  return isFloat ? float(total) : runtime(total);
+  if (isFloat || Number.isSafeInteger(total)) return isFloat ? float(total) : runtime(total);
+  // Integers past 2**53 added as Python adds them, exactly; refused where no float holds the sum ([2 ** 53, 1] | sum).
+  const exact = itemsOf(value, argument(0, 'attribute')).reduce((sum, item) => sum + BigInt(Number(item.value)), BigInt(Number(start?.value ?? 0)));
+  if (!Number.isFinite(Number(exact)) || BigInt(Number(exact)) !== exact) throw new RangeError(`"sum" is ${exact}, an integer past 2**53 that no float holds, where jinja2's integers are exact: tmas refuses it rather than print or compute with another number; keep such numbers texts`);
+  return runtime(Number(exact));
 }
 
 /** min or max(value, case_sensitive=False, attribute=None): the first least or greatest item; undefined for none. */
@@ -86,8 +90,17 @@ function extreme(name: string, value: Value, { argument, runtime }: NumberFilter
   return best;
 }
 
+/** Python's abs(): an integer's exact, a float's, a bool's as 0 or 1 (the library failed: "Unknown BooleanValue filter: abs"). */
+function absolute(value: Value, { runtime, float }: NumberFilterContext): Value {
+  if (value.type === 'BooleanValue') return runtime(value.value ? 1 : 0);
+  if (value.type === 'IntegerValue') return runtime(Math.abs(value.value as number));
+  if (value.type === 'FloatValue') return float(Math.abs(value.value as number));
+  throw new TypeError(`bad operand type for abs(): '${pyType(value)}'`);
+}
+
 /** `name` (one of NUMBER_FILTERS) of `value`, as jinja2 gives it. */
 export function numberFilter(name: string, value: Value, context: NumberFilterContext): Value {
+  if (name === 'abs') return absolute(value, context);
   if (name === 'round') return rounded(value, context);
   if (name === 'sum') return summed(value, context);
   return extreme(name, value, context);

@@ -48,12 +48,24 @@ export function plainFloat(value: number): string {
   return `${digits.slice(0, at)}.${digits.slice(at)}`;
 }
 
-/** A literal jinja2 reads, as the library reads the same number; the literal itself when the library reads it already. */
+/**
+ * A literal jinja2 reads, as the library reads the same number; the literal itself when the library reads it already.
+ * An integer that no float holds (12345678901234567890, read as 12345678901234567168) becomes a call that fails where
+ * it is evaluated, as a value never printed or computed with in jinja2 costs nothing: Python's integers are exact,
+ * and a wrong digit printed or compared (`12345678901234567890 % 7` gave 0, jinja2's 1) is worse than a clear refusal.
+ */
 function libraryLiteral(literal: string, isFloat: boolean): string {
   const plain = literal.replace(/_/g, '');
   if (isFloat) return /[e_]/i.test(literal) ? plainFloat(Number(plain)) : literal;
-  if (/^0[box]/i.test(plain)) return BigInt(plain.toLowerCase()).toString();
-  return plain === literal ? literal : BigInt(plain).toString();
+  const based = /^0[box]/i.test(plain);
+  const integer = BigInt(based ? plain.toLowerCase() : plain);
+  if (BigInt(Number(integer)) !== integer) return `raise_exception(${JSON.stringify(inexactLiteral(literal, integer))})`;
+  return based || plain !== literal ? integer.toString() : literal;
+}
+
+/** Why the integer literal `literal` is refused: a float holds it only rounded. */
+function inexactLiteral(literal: string, integer: bigint): string {
+  return `the integer \`${literal}\` is past 2**53 and no float holds it (it would be ${BigInt(Number(integer))}), where jinja2's integers are exact: tmas refuses it rather than print or compute with another number; keep such a number a text`;
 }
 
 /** The tag opened at `start` (`{{` or `{%`) with its numbers rewritten, and where it ends; an unterminated string leaves the rest as it is. */

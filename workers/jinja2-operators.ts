@@ -17,9 +17,9 @@ import { isTuple, markTuple, pyEquals, pyFloorDivide, pyModulo, pyStr, type Runt
 
 type Value = RuntimeValue;
 
-/** The library's own operation on the two values, and its float (JavaScript cannot tell 1.0 from 1). */
+/** The library's own operation on the two values (or on the two given instead), and its float (JavaScript cannot tell 1.0 from 1). */
 export interface OperatorFallbacks {
-  library: () => Value;
+  library: (a?: Value, b?: Value) => Value;
   float: (number: number) => Value;
 }
 
@@ -36,18 +36,38 @@ const EXACT: Record<string, (x: bigint, y: bigint) => bigint> = {
   '%': (x, y) => ((x % y) + y) % y,
 };
 
+const integral = (value: Value) => value.type === 'IntegerValue' || value.type === 'BooleanValue';
+
 /**
- * `result` of integers a and b, or an error where it is past 2**53 and not the integer Python gives: a float holds
- * it, so 10**16 + 1 printed 10000000000000000 and 3 ** 40 printed 12157665459056928768, where jinja2's are exact.
- * A finite result has at most 1,024 bits, so the exact one is cheap.
+ * Python's exact integer for `a operator b` where both are integers and either is past 2**53 (every integer value
+ * here is exactly the integer jinja2 holds: jinja2-numbers.ts refuses a literal no float holds), or null where the
+ * library's float arithmetic is exact. Python's integers grow without bound; a float holds one past 2**53 only
+ * where it is a multiple of a power of two, so 10**16 + 1 printed 10000000000000000 and 3 ** 40
+ * 12157665459056928768, and a floor division or remainder of large operands could be off by one.
  */
-function exactInteger(operator: string, a: Value, b: Value, result: Value): Value {
-  const integral = (value: Value) => value.type === 'IntegerValue' || value.type === 'BooleanValue';
+function exactInteger(operator: string, a: Value, b: Value, inexact: () => boolean): bigint | null {
   const exact = EXACT[operator];
-  if (exact === undefined || result.type !== 'IntegerValue' || !integral(a) || !integral(b) || Number.isSafeInteger(result.value)) return result;
-  const [x, y] = [BigInt(Number(a.value)), BigInt(Number(b.value))];
-  if (Number.isFinite(result.value) && !(operator === '**' && y < 0n) && exact(x, y) === BigInt(result.value as number)) return result;
-  throw new RangeError(`${pyStr(a)} ${operator} ${pyStr(b)} is an integer past 2**53, which tmas does not hold exactly where jinja2 does: keep such numbers texts`);
+  if (exact === undefined || !integral(a) || !integral(b)) return null;
+  const [left, right] = [Number(a.value), Number(b.value)];
+  if (operator === '**' && right < 0) return null;
+  // Past a float's range the exact integer could take the worker minutes (2 ** 10 ** 9): refused without it.
+  if (operator === '**' && !Number.isFinite(Math.pow(left, right))) throw pastFloats(a, operator, b, null);
+  if (Number.isSafeInteger(left) && Number.isSafeInteger(right) && !inexact()) return null;
+  const [x, y] = [BigInt(left), BigInt(right)];
+  if (y === 0n && (operator === '//' || operator === '%')) return null;
+  return exact(x, y);
+}
+
+/** The integer `exact` as a value, or an error naming it where no float holds it. */
+function heldInteger(a: Value, operator: string, b: Value, exact: bigint): Value {
+  const held = Number(exact);
+  if (!Number.isFinite(held) || BigInt(held) !== exact) throw pastFloats(a, operator, b, exact);
+  return runtime(held);
+}
+
+function pastFloats(a: Value, operator: string, b: Value, exact: bigint | null): RangeError {
+  const digits = exact === null ? 'past a float\'s range' : `${exact.toString().length} digits`;
+  return new RangeError(`${pyStr(a)} ${operator} ${pyStr(b)} is an integer past 2**53 (${digits}) that no float holds, where jinja2's integers are exact: tmas refuses it rather than print or compute with another number; keep such numbers texts`);
 }
 
 /** Python's ZeroDivisionError for `/`, `//` and `%` by zero (the library gave inf, or a message about BigInt). */
@@ -139,10 +159,42 @@ function ordering(operator: string, a: Value, b: Value, { library }: OperatorFal
   return runtime(operator === '<' ? order < 0 : operator === '>' ? order > 0 : operator === '<=' ? order <= 0 : order >= 0);
 }
 
+/** Operators that take numbers alone, but `*` and `%`, which also repeat or format a text or a list. */
+const ARITHMETIC = new Set(['-', '/', '//', '**', '*', '%']);
+
+/**
+ * Python's TypeError for arithmetic on what is not a number (`'Step ' ~ i - 1` is `('Step ' ~ i) - 1`): the
+ * library said `Unknown operator "-" between StringValue and IntegerValue`. An undefined side is the library's
+ * to refuse, as jinja2's UndefinedError.
+ */
+function arithmeticRefusal(operator: string, a: Value, b: Value): TypeError | null {
+  if (!ARITHMETIC.has(operator) || a.type === 'UndefinedValue' || b.type === 'UndefinedValue') return null;
+  if (NUMBERS.has(a.type) && NUMBERS.has(b.type)) return null;
+  if (operator === '*' && (SEQUENCES.has(a.type) || SEQUENCES.has(b.type))) return null;
+  if (operator === '%' && a.type === 'StringValue') return null;
+  const named = operator === '**' ? '** or pow()' : operator;
+  return new TypeError(`"${operator}" between ${typeName(a)} and ${typeName(b)}: unsupported operand type(s) for ${named}: '${typeName(a)}' and '${typeName(b)}'`);
+}
+
 /** `a operator b` (one of PYTHON_OPERATORS) as Python gives it. */
-export function pythonOperation(operator: string, a: Value, b: Value, fallbacks: OperatorFallbacks): Value {
+export function pythonOperation(operator: string, left: Value, right: Value, fallbacks: OperatorFallbacks): Value {
+  const refusal = arithmeticRefusal(operator, left, right);
+  if (refusal !== null) throw refusal;
+  // A bool is the integer 0 or 1 in Python's arithmetic (2.5 - True is 1.5); the library refused it.
+  const numbers = ARITHMETIC.has(operator) && NUMBERS.has(left.type) && NUMBERS.has(right.type);
+  const [a, b] = numbers ? [asAddend(left), asAddend(right)] : [left, right];
+  const given = fallbacks;
+  if (a !== left || b !== right) fallbacks = { ...given, library: () => given.library(a, b) };
   zeroDivision(operator, a, b);
-  return exactInteger(operator, a, b, operation(operator, a, b, fallbacks));
+  let result: Value | undefined;
+  // Of safe integers the library's result is exact unless it is past 2**53 itself: computed once, the common case.
+  const inexact = () => {
+    result = operation(operator, a, b, fallbacks);
+    return result.type === 'IntegerValue' && !Number.isSafeInteger(result.value);
+  };
+  const exact = exactInteger(operator, a, b, inexact);
+  if (exact !== null) return heldInteger(a, operator, b, exact);
+  return result ?? operation(operator, a, b, fallbacks);
 }
 
 function operation(operator: string, a: Value, b: Value, fallbacks: OperatorFallbacks): Value {

@@ -14,24 +14,26 @@
  *
  * A template is code from outside, and jinja2 will loop over `range(10**9)`:
  * a render evaluates at most MAX_STEPS expressions and statements, and a
- * `range()` longer than that is refused before it is made, so a template that
- * would not end stops with a TemplateBoundError (on the host's sample render,
+ * `range()` longer than that is refused before it is made, and a render runs at
+ * most MAX_RENDER_SECONDS (steps that each work on millions of characters), so
+ * a template that would not end stops with a TemplateBoundError (on the host's sample render,
  * before any call) instead of holding the thread for ever.
  */
 import * as jinja from '@huggingface/jinja';
 import type { Template } from '@huggingface/jinja';
 import { pyTest } from './jinja2-tests.ts';
+import { withoutOneTupleMark } from './jinja2-one-tuple.ts';
 import { asMarkup, isMarkup } from './jinja2-markup.ts';
 import { joiner, pyDict } from './jinja2-globals.ts';
-import { itemOfUnsubscriptable, noteMissing, refuseUndefinedOwner } from './jinja2-undefined.ts';
+import { callingDefined, itemOfUnsubscriptable, noteMissing, refuseUndefinedOwner } from './jinja2-undefined.ts';
 import { ARGUMENT_FILTERS, argumentFilter, type FilterArguments } from './jinja2-argument-filters.ts';
 import { PYTHON_OPERATORS, pythonOperation } from './jinja2-operators.ts';
 import { jinja2Title, pyTitle } from './python-title.ts';
 import { LIST_METHODS, listSearch, methodArguments, TEXT_METHODS, textMethod } from './python-methods.ts';
 import { pyItems, pyTruthy, SELECTING, selected, unique } from './jinja2-select.ts';
-import { asGenerator, asOperand, attributeOf, boundedRange, boundedWidth, consumedGenerator, endOf, Environment, GENERATING, listMethod, orEmpty, runtime, TemplateBoundError, MAX_RENDERED_CHARS, MAX_STEPS } from './jinja2-values.ts';
+import { asGenerator, asOperand, attributeOf, boundedRange, boundedWidth, consumedGenerator, endOf, Environment, GENERATING, listMethod, orEmpty, RenderBudget, runtime, sliceOf, TemplateBoundError, textKeyedRecord, MAX_RENDERED_CHARS } from './jinja2-values.ts';
 
-export { MAX_RENDERED_CHARS, MAX_STEPS, TemplateBoundError } from './jinja2-values.ts';
+export { MAX_RENDERED_CHARS, MAX_RENDER_SECONDS, MAX_STEPS, TemplateBoundError } from './jinja2-values.ts';
 import { markTuple, pyCapitalize, pyCharAt, pyLength, pyStr, pyStrip, pyToJson, type RuntimeValue } from './python-str.ts';
 
 /** A node of the parsed template (the library exports no AST types). */
@@ -99,7 +101,7 @@ function filterName(filter: unknown): string {
 }
 
 class Jinja2Interpreter extends Interpreter {
-  private steps = 0;
+  private readonly budget = new RenderBudget();
   /** Characters printed so far (a macro's or a set block's counted where made and again where printed: an upper bound). */
   private printed = 0;
 
@@ -117,22 +119,22 @@ class Jinja2Interpreter extends Interpreter {
   }
 
   private evaluateOnce(node: Node | undefined, environment: Environment): Value {
-    if (++this.steps > MAX_STEPS) {
-      throw new TemplateBoundError(`the template took more than ${MAX_STEPS.toLocaleString('en-US')} steps (expressions and loop passes) for one prompt, so it was stopped: a "for" loop over millions of items, loops nested too deep, or hundreds of thousands of tags`);
-    }
+    this.budget.step();
     if (node === undefined) return super.evaluate(node, environment);
     if (node.type === PASS) return runtime(undefined);
     if (node.type === EVALUATED) return (node as unknown as { value: Value }).value;
     if (node.type === 'MemberExpression') return this.member(node, environment);
-    if (node.type === 'CallExpression') return this.call(node, environment);
+    if (node.type === 'CallExpression') return callingDefined(() => this.call(node, environment), (node as unknown as { callee: Node }).callee);
     if (node.type === OUTPUT) return runtime(pyStr(this.evaluate((node as unknown as { value: Node }).value, environment)));
     if (node.type === 'BinaryExpression' && PYTHON_OPERATORS.has((node as unknown as { operator: { value: string } }).operator.value)) {
       const { left, right, operator } = node as unknown as { left: Node; right: Node; operator: { value: string } };
       const [a, b] = [this.evaluate(left, environment), this.evaluate(right, environment)];
-      const library = () => super.evaluate({ ...node, left: evaluated(a), right: evaluated(b) } as Node, environment);
+      const library = (x = a, y = b) => super.evaluate({ ...node, left: evaluated(x), right: evaluated(y) } as Node, environment);
       const float = (number: number) => super.evaluate({ type: 'FloatLiteral', value: number } as Node, environment);
       return pythonOperation(operator.value, a, b, { library, float });
     }
+    if (node.type === 'TupleLiteral') return super.evaluate(withoutOneTupleMark(node), environment);
+    if (node.type === 'ObjectLiteral') return textKeyedRecord(() => super.evaluate(node, environment), node as unknown as { value?: unknown });
     if (node.type === 'FilterExpression') return this.filter(node, environment);
     if (node.type === 'TestExpression') return this.test(node, environment);
     if (node.type === 'For') return super.evaluate(this.loopOverItems(node, environment), environment);
@@ -150,6 +152,8 @@ class Jinja2Interpreter extends Interpreter {
   }
 
   private filterOnce(node: Node, name: string, environment: Environment): Value {
+    // jinja2's count is its length (the library lacked it, and it was refused before the run).
+    if (name === 'count') return this.filterOnce({ ...node, filter: { type: 'Identifier', value: 'length' } } as Node, 'length', environment);
     const { operand, filter } = node as unknown as { operand: Node; filter: unknown };
     const args = filterArgs(filter);
     const value = asOperand(orEmpty(this.evaluate(operand, environment), name), name);
@@ -281,7 +285,7 @@ class Jinja2Interpreter extends Interpreter {
   private member(node: Node, environment: Environment): Value {
     const { object, property, computed } = node as unknown as { object: Node; property: Node & { value?: unknown }; computed: boolean };
     const value = this.owner(object, environment);
-    if (property.type === 'SliceExpression') return super.evaluate({ ...node, object: evaluated(value) } as Node, environment);
+    if (property.type === 'SliceExpression') return sliceOf(value, () => super.evaluate({ ...node, object: evaluated(value) } as Node, environment));
     const key = computed ? this.evaluate(property, environment) : runtime(String(property.value));
     const missing = computed ? itemOfUnsubscriptable(value, key) : null;
     if (missing !== null) return missing;

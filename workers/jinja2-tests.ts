@@ -14,12 +14,7 @@
  * tests.py tells it.
  */
 import { pyEquals, pyStr, type RuntimeValue } from './python-str.ts';
-
-/** A token of the library's lexer. */
-interface Token {
-  value: string;
-  type: string;
-}
+import { OPENERS, pastGroup, rewriteSegments, type Token } from './jinja2-token-groups.ts';
 
 /** What begins a filter name that stands for a test with arguments: a name no template can write. */
 const TEST_MARK = 'is:';
@@ -28,20 +23,6 @@ const TEST_MARK = 'is:';
 const ARGUMENT_STARTS = new Set(['Identifier', 'StringLiteral', 'NumericLiteral', 'OpenParen', 'OpenSquareBracket', 'OpenCurlyBracket']);
 /** Names that end a test rather than begin its argument. */
 const NOT_ARGUMENTS = new Set(['else', 'or', 'and']);
-const OPENERS = new Set(['OpenParen', 'OpenSquareBracket', 'OpenCurlyBracket']);
-const CLOSERS = new Set(['CloseParen', 'CloseSquareBracket', 'CloseCurlyBracket']);
-
-/** The index just past the bracketed group opened at `start` (or the tag's end, where the parser tells what is wrong). */
-function pastGroup(tokens: readonly Token[], start: number): number {
-  let depth = 0;
-  for (let at = start; at < tokens.length; at++) {
-    const type = (tokens[at] as Token).type;
-    if (type === 'CloseExpression' || type === 'CloseStatement') return at;
-    if (OPENERS.has(type)) depth++;
-    else if (CLOSERS.has(type) && --depth === 0) return at + 1;
-  }
-  return tokens.length;
-}
 
 /** The index just past a test's argument at `start`: a name, a literal or a bracketed group, then its lookups and calls. */
 function pastArgument(tokens: readonly Token[], start: number): number {
@@ -73,7 +54,12 @@ function testCall(tokens: readonly Token[], start: number): { call: Token[]; end
   } else if (ARGUMENT_STARTS.has(next.type) && !(next.type === 'Identifier' && NOT_ARGUMENTS.has(next.value))) {
     end = pastArgument(tokens, at + 1);
     args = tokens.slice(at + 1, end);
-  } else return null;
+  } else {
+    // A test without arguments is marked so too: a filter after it (`x is defined | string`) then applies to its
+    // result, as in jinja2, whose tests are read with the filters; the library's parser failed on that pipe.
+    args = [];
+    end = at + 1;
+  }
   const marked = `${TEST_MARK}${negate ? 'not ' : ''}${name.value}`;
   return { call: [{ type: 'Pipe', value: '|' }, { type: 'Identifier', value: marked }, { type: 'OpenParen', value: '(' }, ...args, { type: 'CloseParen', value: ')' }], end };
 }
@@ -96,27 +82,48 @@ export function withTestArguments(tokens: readonly Token[]): Token[] {
 
 /** Tokens that end a chain of comparisons: jinja2's operators below them, and what separates expressions. */
 const CHAIN_ENDS = new Set(['Comma', 'Colon', 'Equals', 'OpenStatement', 'CloseStatement', 'OpenExpression', 'CloseExpression', 'Text', 'Comment']);
-const CHAIN_END_NAMES = new Set(['and', 'or', 'not', 'if', 'else', 'in', 'for', 'is']);
+const CHAIN_END_NAMES = new Set(['and', 'or', 'not', 'if', 'else', 'for']);
 
-function endsChain(token: Token): boolean {
+/**
+ * Whether `token` (between `previous` and `next`) ends a chain: `not` does, but not where it begins the operator
+ * `not in` or follows `is`. A test (`x is defined`, `x is not none`) binds tighter than a comparison in jinja2, so it
+ * stays in its operand: `a is string < b in c` was split at `is`, and did not parse.
+ */
+function endsChain(token: Token, next: Token | undefined, previous: Token | undefined): boolean {
+  const named = (candidate: Token | undefined, name: string) => candidate?.type === 'Identifier' && candidate.value === name;
+  if (named(token, 'not') && (named(next, 'in') || named(previous, 'is'))) return false;
   return CHAIN_ENDS.has(token.type) || (token.type === 'Identifier' && CHAIN_END_NAMES.has(token.value));
 }
 
-/** A segment of one depth written with its chained comparisons apart: `a < b < c` as `((a < b) and (b < c))`, as jinja2 reads it. */
+/** Whether the part at `index` of a segment is a comparison: `==`, `<`, … or `in` (`not in` is `not` before `in`). */
+function isComparison(segment: readonly Token[][], index: number): boolean {
+  const [token, ...rest] = segment[index] as Token[];
+  if (rest.length > 0 || token === undefined) return false;
+  if (token.type === 'ComparisonBinaryOperator') return true;
+  if (token.type !== 'Identifier') return false;
+  const next = segment[index + 1];
+  return token.value === 'in' || (token.value === 'not' && next?.length === 1 && next[0]?.type === 'Identifier' && next[0].value === 'in');
+}
+
+/** A segment of one depth written with its chained comparisons apart: `a < b < c` as `((a < b) and (b < c))`, and `a in b == c` so, as jinja2 reads it. */
 function unchained(segment: Token[][]): Token[] {
   const operands: Token[][] = [[]];
-  const operators: Token[] = [];
-  for (const part of segment) {
-    const token = part[0] as Token;
-    if (part.length === 1 && token.type === 'ComparisonBinaryOperator') {
-      operators.push(token);
-      operands.push([]);
-    } else (operands.at(-1) as Token[]).push(...part);
+  const operators: Token[][] = [];
+  for (let index = 0; index < segment.length; index++) {
+    const part = segment[index] as Token[];
+    if (!isComparison(segment, index)) {
+      (operands.at(-1) as Token[]).push(...part);
+      continue;
+    }
+    // `not in` is one operator of two tokens.
+    const operator = (part[0] as Token).value === 'not' ? [...part, ...(segment[++index] as Token[])] : part;
+    operators.push(operator);
+    operands.push([]);
   }
   if (operators.length < 2) return segment.flat();
   const open = { type: 'OpenParen', value: '(' };
   const close = { type: 'CloseParen', value: ')' };
-  const pairs = operators.map((operator, i) => [open, ...(operands[i] as Token[]), operator, ...(operands[i + 1] as Token[]), close]);
+  const pairs = operators.map((operator, i) => [open, ...(operands[i] as Token[]), ...operator, ...(operands[i + 1] as Token[]), close]);
   return [open, ...pairs.flatMap((pair, i) => (i === 0 ? pair : [{ type: 'Identifier', value: 'and' }, ...pair])), close];
 }
 
@@ -125,28 +132,7 @@ function unchained(segment: Token[][]): Token[] {
  * `(0 < n) < 3`, a bool compared with 3, and `(a == b) != (c == d)`, which chat templates write, is no chain.
  */
 export function withUnchainedComparisons(tokens: readonly Token[]): Token[] {
-  const out: Token[] = [];
-  let segment: Token[][] = [];
-  const flush = () => {
-    out.push(...unchained(segment));
-    segment = [];
-  };
-  for (let at = 0; at < tokens.length; at++) {
-    const token = tokens[at] as Token;
-    if (OPENERS.has(token.type)) {
-      // A bracketed group is one part of the segment, its inside unchained on its own.
-      const end = pastGroup(tokens, at);
-      const inner = tokens.slice(at + 1, end - 1);
-      const closing = tokens[end - 1] as Token;
-      segment.push(CLOSERS.has(closing.type) ? [token, ...withUnchainedComparisons(inner), closing] : [token, ...withUnchainedComparisons(tokens.slice(at + 1, end))]);
-      at = end - 1;
-    } else if (endsChain(token)) {
-      flush();
-      out.push(token);
-    } else segment.push([token]);
-  }
-  flush();
-  return out;
+  return rewriteSegments(tokens, endsChain, unchained);
 }
 
 interface Node {

@@ -46,3 +46,24 @@ export function noteMissing(result: Value, container: Value, key: Value): Value 
   if (result.type === 'UndefinedValue') reasons.set(result, reasonOf(container, key));
   return result;
 }
+
+/** Functions chat templates call that jinja2 does not have: why a prompt template should not call them. */
+const CHAT_FUNCTIONS: Readonly<Record<string, string>> = {
+  strftime_now: ' (a chat-template function jinja2 does not have, whose date would change the prompt and its journal key day by day: write the date out)',
+};
+
+/**
+ * `call()` (a call of `callee`), failing as jinja2 fails where the function is undefined: `'foo' is undefined`,
+ * where the library said "Cannot call something that is not a function: got UndefinedValue". A call on a
+ * branch never taken costs nothing, in jinja2 as here.
+ */
+export function callingDefined(call: () => Value, callee: { type: string; value?: unknown; property?: { value?: unknown } }): Value {
+  try {
+    return call();
+  } catch (error) {
+    if (!(error instanceof Error) || !error.message.startsWith('Cannot call something that is not a function: got UndefinedValue')) throw error;
+    const name = callee.type === 'Identifier' ? String(callee.value) : callee.type === 'MemberExpression' ? String(callee.property?.value) : null;
+    if (name === null) throw error;
+    throw new Error(`'${name}' is undefined: jinja2 fails on a call of an undefined function (UndefinedError)${CHAT_FUNCTIONS[name] ?? ''}`, { cause: error });
+  }
+}

@@ -20,9 +20,33 @@ export const MAX_STEPS = 200_000;
  */
 export const MAX_RENDERED_CHARS = 32 * 1024 * 1024;
 
-/** A render that passed MAX_STEPS or MAX_RENDERED_CHARS, or asked for a range() longer than MAX_STEPS. */
+/**
+ * The longest one render may run, in seconds of the worker's clock. MAX_STEPS bounds how many steps a render takes,
+ * not what each costs: a loop of 100,000 passes over a 20-million-character text (`s.count('ba')`, `s | upper`) or
+ * comparing two lists of a million items held a worker for hours, as jinja2 would. A prompt renders in
+ * milliseconds; a render still running after this has no prompt to give.
+ */
+export const MAX_RENDER_SECONDS = 10;
+
+/** A render that passed MAX_STEPS, MAX_RENDER_SECONDS or MAX_RENDERED_CHARS, or asked for a range() longer than MAX_STEPS. */
 export class TemplateBoundError extends Error {
   override name = 'TemplateBoundError';
+}
+
+/** The steps one render has taken and the time it has run, checked at each step. */
+export class RenderBudget {
+  private steps = 0;
+  private readonly deadline = performance.now() + MAX_RENDER_SECONDS * 1000;
+
+  /** One more step: a TemplateBoundError past MAX_STEPS or MAX_RENDER_SECONDS. */
+  step(): void {
+    if (++this.steps > MAX_STEPS) {
+      throw new TemplateBoundError(`the template took more than ${MAX_STEPS.toLocaleString('en-US')} steps (expressions and loop passes) for one prompt, so it was stopped: a "for" loop over millions of items, loops nested too deep, or hundreds of thousands of tags`);
+    }
+    if (performance.now() > this.deadline) {
+      throw new TemplateBoundError(`the template ran for more than ${MAX_RENDER_SECONDS} seconds for one prompt (${this.steps.toLocaleString('en-US')} steps), so it was stopped: a loop whose every pass works on a long text or a large list (a search, a filter or a comparison of millions of characters or items)`);
+    }
+  }
 }
 
 /**
@@ -129,6 +153,8 @@ export function boundedRange(start: number, stop?: number, step = 1): number[] {
   if (step === 0) throw new Error('range() arg 3 must not be zero');
   const length = Math.max(0, Math.ceil((to - from) / step));
   if (length > MAX_STEPS) throw new TemplateBoundError(`"range(" of ${length.toLocaleString('en-US')} numbers is more than a prompt can loop over (at most ${MAX_STEPS.toLocaleString('en-US')})`);
+  // Python's items are exact integers; a float's past 2**53 are not (2**60 + 1 is 2**60).
+  if (length > 0 && [from, to, step].some((bound) => Math.abs(bound) > Number.MAX_SAFE_INTEGER)) throw new RangeError(`"range(" from ${BigInt(Math.trunc(from))} to ${BigInt(Math.trunc(to))}: integers past 2**53 are not held exactly here, where jinja2's are: keep such numbers texts`);
   return Array.from({ length }, (_, index) => from + index * step);
 }
 
@@ -146,7 +172,7 @@ export function listMethod(items: Value[], method: string, arg: Value | undefine
 }
 
 /** Filters whose result Python holds as a generator (reverse: of a list). */
-export const GENERATING = new Set(['map', 'select', 'reject', 'selectattr', 'rejectattr', 'unique', 'reverse']);
+export const GENERATING = new Set(['map', 'select', 'reject', 'selectattr', 'rejectattr', 'unique', 'reverse', 'batch', 'slice']);
 
 /**
  * `value`, the list `filter` gave, as the generator jinja2 gives: true in a test however few items it will give
@@ -168,4 +194,41 @@ export function consumedGenerator(value: Value, filter: string): Value | null {
   const list = runtime([]);
   list.value = [...(value.value as Value[])];
   return list;
+}
+
+/**
+ * A record literal evaluated by `evaluate`, with a clear error where one of its keys is not a text: jinja2's
+ * dict takes any key (Seed-OSS's `{0: 0, 512: 128}`, looked up by a number), the library's records hold texts
+ * alone, and it said "Object keys must be strings: got IntegerValue".
+ */
+export function textKeyedRecord(evaluate: () => Value, literal: { value?: unknown }): Value {
+  try {
+    return evaluate();
+  } catch (error) {
+    const key = error instanceof Error ? /^Object keys must be strings: got (\w+)/.exec(error.message)?.[1] : undefined;
+    if (key === undefined) throw error;
+    const kind = { IntegerValue: 'an integer', FloatValue: 'a float', BooleanValue: 'a bool', NullValue: 'None', TupleValue: 'a tuple' }[key] ?? key;
+    // The first key written as a number or a name (true, none), to name it, and the check before the run its line.
+    const keys = literal.value instanceof Map ? [...literal.value.keys()] as Array<{ type?: string; value?: unknown }> : [];
+    const written = keys.find((node) => node.type !== 'StringLiteral' && (typeof node.value === 'number' || typeof node.value === 'string'));
+    const named = written === undefined ? '' : ` \`${String(written.value)}\``;
+    throw new TypeError(`a record literal ({…: …}) with ${kind} as a key${named}: jinja2's dict takes any key, tmas holds records keyed by texts alone: write the keys as texts ('512': …) and look them up so (d['512'], d[n | string])`, { cause: error });
+  }
+}
+
+/** Values Python cannot slice, by Python's name of their type. */
+const UNSLICEABLE: Readonly<Record<string, string>> = { NullValue: 'NoneType', IntegerValue: 'int', FloatValue: 'float', BooleanValue: 'bool' };
+
+/**
+ * `value[a:b]` as jinja2 gives it (`slice` the library's): a tuple's slice is a tuple (the library gave a list:
+ * `[2]` for `(1, 2)[1:]`), and a slice of None, a number or a bool fails with Python's TypeError, as jinja2 slices
+ * with Python's own subscript (`content[:100]` with content None), where the library said "Slice object must be an
+ * array or string".
+ */
+export function sliceOf(value: Value, slice: () => Value): Value {
+  const unsliceable = UNSLICEABLE[value.type];
+  if (unsliceable !== undefined) throw new TypeError(`'${unsliceable}' object is not subscriptable`);
+  const result = slice();
+  if (isTuple(value) && result.type === 'ArrayValue') markTuple(result);
+  return result;
 }

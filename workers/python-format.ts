@@ -10,7 +10,7 @@ import { pyType } from './jinja2-tests.ts';
 import { boundedWidth } from './jinja2-values.ts';
 import { exponentDigits, fixedDigits } from './python-float-digits.ts';
 import { pyIntOfFloat } from './python-int-float.ts';
-import { pyFloat, pyRepr, pyStr, type RuntimeValue } from './python-str.ts';
+import { isTuple, pyFloat, pyRepr, pyStr, type RuntimeValue } from './python-str.ts';
 
 const SPEC = /%(?:\(([^)]*)\))?([-+ 0#]*)(\*|\d+)?(?:\.(\*|\d+))?[hlL]?([a-zA-Z%])?/g;
 
@@ -20,6 +20,15 @@ function integerOf(value: RuntimeValue, conversion: string): number {
   if (value.type === 'FloatValue' && !'diu'.includes(conversion)) throw new TypeError(conversion === 'c' ? '%c requires int or char' : `%${conversion} format: an integer is required, not float`);
   if (typeof value.value === 'number' || typeof value.value === 'boolean') return pyIntOfFloat(Number(value.value));
   throw new TypeError(`%${conversion} format: a ${conversion === 'c' ? 'int or char' : 'real number'} is required, not ${pyType(value)}`);
+}
+
+/**
+ * The digits of the integer `n`'s magnitude in `radix`, every one of them: Python's are exact, and JavaScript
+ * writes a number past 2**53 with its shortest digits ('%d' % 2 ** 60 gave 1152921504606847000, jinja2's
+ * 1152921504606846976) and from 10**21 in exponent notation ('%d' % 1e21 gave 1e+21).
+ */
+function exactDigits(n: number, radix: number): string {
+  return BigInt(Math.abs(n)).toString(radix);
 }
 
 function numberOf(value: RuntimeValue, conversion: string): number {
@@ -58,13 +67,13 @@ function converted(value: RuntimeValue, conversion: string, flags: string, preci
     case 'i':
     case 'u': {
       const n = integerOf(value, conversion);
-      return sign(n, String(Math.abs(n)).padStart(precision ?? 1, '0'));
+      return sign(n, exactDigits(n, 10).padStart(precision ?? 1, '0'));
     }
     case 'x':
     case 'X':
     case 'o': {
       const n = integerOf(value, conversion);
-      const digits = Math.abs(n).toString(conversion === 'o' ? 8 : 16);
+      const digits = exactDigits(n, conversion === 'o' ? 8 : 16);
       const prefix = flags.includes('#') ? (conversion === 'o' ? '0o' : `0${conversion}`) : '';
       return sign(n, prefix + (conversion === 'X' ? digits.toUpperCase() : digits));
     }
@@ -107,7 +116,11 @@ export function pyPercent(format: string, values: RuntimeValue): string {
 
 function formatted(format: string, values: RuntimeValue): string {
   const byName = values.value instanceof Map ? (values.value as Map<string, RuntimeValue>) : null;
-  const positional = values.type === 'TupleValue' ? (values.value as RuntimeValue[]) : [values];
+  // A tuple's items, a record's (key, value) pair's too (items() gives lists marked as tuples: '%s=%s' % pair failed).
+  const tuple = isTuple(values);
+  const positional = tuple ? (values.value as RuntimeValue[]) : [values];
+  // Python reads a value it can index (a list, as a record) as a mapping: what no specifier takes is no error ('ab' % [1]).
+  const indexable = byName !== null || (!tuple && values.type === 'ArrayValue');
   let next = 0;
   const take = (): RuntimeValue => {
     const value = positional[next++];
@@ -128,6 +141,6 @@ function formatted(format: string, values: RuntimeValue): string {
     } else value = byName !== null && positional.length === 1 ? values : take();
     return padded(converted(value, conversion, flags, p), w ?? 0, flags, !'srac'.includes(conversion));
   });
-  if (byName === null && next < positional.length) throw new TypeError('not all arguments converted during string formatting');
+  if (!indexable && next < positional.length) throw new TypeError('not all arguments converted during string formatting');
   return text;
 }

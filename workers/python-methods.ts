@@ -11,10 +11,11 @@ import { pyItems, pyTruthy } from './jinja2-select.ts';
 import { pyType } from './jinja2-tests.ts';
 import { boundedWidth, runtime } from './jinja2-values.ts';
 import { pyEquals, pyLength, pyRepr, type RuntimeValue } from './python-str.ts';
+import { MORE_TEXT_METHODS, moreTextMethod, textMethodArguments } from './python-text-methods.ts';
 
 type Value = RuntimeValue;
 
-export const TEXT_METHODS = new Set(['join', 'find', 'rfind', 'index', 'rindex', 'count', 'zfill', 'splitlines', 'removeprefix', 'removesuffix']);
+export const TEXT_METHODS = new Set(['join', 'find', 'rfind', 'index', 'rindex', 'count', 'zfill', 'splitlines', 'removeprefix', 'removesuffix', ...MORE_TEXT_METHODS]);
 export const LIST_METHODS = new Set(['index', 'count']);
 
 /** What Python's str.splitlines() splits at. */
@@ -35,6 +36,7 @@ export function pySplitLines(text: string, keepends = false): string[] {
  * take no other keyword (a keyword was dropped without a word, and splitlines(keepends=True) lost its breaks).
  */
 export function methodArguments(owner: 'str' | 'list', method: string, positional: Value[], named: ReadonlyMap<string, Value>): Value[] {
+  if (owner === 'str' && MORE_TEXT_METHODS.has(method)) return textMethodArguments(method, positional, named);
   if (named.size === 0) return positional;
   const [key] = named.keys();
   if (owner === 'list' || method !== 'splitlines' || named.size > 1 || key !== 'keepends' || positional.length > 0) throw new TypeError(owner === 'str' && method === 'splitlines' ? `'${key}' is an invalid keyword argument for splitlines()` : `${owner === 'list' ? 'list.' : ''}${method}() takes no keyword arguments`);
@@ -143,7 +145,9 @@ function zfilled(text: string, width: number): string {
 }
 
 /** `text.method(...args)` as Python gives it (one of TEXT_METHODS). */
-export function textMethod(text: string, method: string, [first, second, third]: Value[]): Value {
+export function textMethod(text: string, method: string, args: Value[]): Value {
+  if (MORE_TEXT_METHODS.has(method)) return moreTextMethod(text, method, args);
+  const [first, second, third] = args;
   const points = new Points(text);
   switch (method) {
     case 'join':

@@ -15,6 +15,8 @@ import { parse, Template, tokenize } from '@huggingface/jinja';
 import { renderAsJinja2 } from './jinja2-render.ts';
 import { withLibraryNumbers } from './jinja2-numbers.ts';
 import { unknownTagError, unknownTagOf } from './jinja2-unknown-tags.ts';
+import { withConcatPrecedence } from './jinja2-concat.ts';
+import { withOneTuples } from './jinja2-one-tuple.ts';
 import { testNodesOf, withTestArguments, withUnchainedComparisons } from './jinja2-tests.ts';
 import type { TemplateWhitespace } from './tasks.ts';
 
@@ -25,9 +27,9 @@ class Jinja2Template extends Template {
 
   constructor(source: string) {
     // The base class parses its argument in trimmed mode; an empty one costs nothing, and the source is parsed here instead,
-    // with jinja2's number literals, tests with arguments and chained comparisons, which the library's lexer and parser do not read, rewritten.
+    // with jinja2's number literals, tests with arguments, chained comparisons, the precedence of `~` and tuples of one, which the library's lexer and parser do not read, rewritten.
     super('');
-    const tokens = withUnchainedComparisons(withTestArguments(tokenize(withLibraryNumbers(source), {}))) as Parameters<typeof parse>[0];
+    const tokens = withOneTuples(withConcatPrecedence(withUnchainedComparisons(withTestArguments(tokenize(withLibraryNumbers(source), {}))))) as Parameters<typeof parse>[0];
     this.parsed = testNodesOf(parse(tokens));
     this.unknownTag = unknownTagOf(source, this.parsed);
   }

@@ -21,15 +21,12 @@ export interface Divergence {
 }
 
 /**
- * Functions the library gives every template that jinja2 has not: chat-template
- * helpers. `raise_exception` stops a render in both (jinja2 fails on the
- * unknown name), but a date printed by `strftime_now` is a prompt that jinja2
- * cannot render, and that changes from one day to the next, and the call's
- * journal key with it, so a resume issues its calls anew.
+ * Chat-template functions that neither jinja2 nor a render here has (`strftime_now`): a call of one fails
+ * where it is evaluated, in both, as an undefined function (workers/jinja2-undefined.ts), and a branch that
+ * needs one defined never runs. A call on a branch the values do not take renders in jinja2, so it is not
+ * refused before the run (it was, and so were Seed-OSS's and GLM's `tojson(ensure_ascii=False)` behind a flag).
  */
-const CHAT_GLOBALS: Readonly<Record<string, string>> = {
-  strftime_now: '"strftime_now" is a chat-template function that jinja2 does not have (its render fails on it), and the date it prints would change the prompt, and what a resume finds in the journal, from day to day: write the date out',
-};
+const CHAT_GLOBALS = new Set(['strftime_now']);
 
 /**
  * jinja2's filters, tests and Python's str, list and dict methods that the
@@ -39,16 +36,14 @@ const CHAT_GLOBALS: Readonly<Record<string, string>> = {
  * library's message for a method ("Cannot call something that is not a
  * function") names none.
  */
-const LACKING_FILTERS = new Set('attr batch count d filesizeformat forceescape groupby pprint random slice striptags urlencode urlize wordwrap xmlattr'.split(' '));
+const LACKING_FILTERS = new Set('attr d filesizeformat forceescape groupby pprint random striptags urlencode urlize wordwrap xmlattr'.split(' '));
 const LACKING_TESTS = new Set('filter test'.split(' '));
 const LACKING_METHODS = new Set(
-  ('casefold center encode expandtabs format format_map isalnum isalpha isascii isdecimal isdigit isidentifier islower isnumeric isprintable isspace istitle isupper ljust maketrans partition rjust rpartition rsplit swapcase translate ' +
+  ('casefold encode expandtabs format format_map isalnum isidentifier islower isnumeric isprintable istitle isupper maketrans swapcase translate ' +
     'clear copy extend insert remove reverse sort fromkeys popitem setdefault update').split(' '),
 );
 /** What to write instead of the lacking ones a prompt is likeliest to use. */
 const INSTEAD: Readonly<Record<string, string>> = {
-  count: 'the filter "length"',
-  rsplit: '"split" and an index',
   format: '"%" of the text (\'%s of %s\' % (a, b)) or "~" to join texts',
 };
 
@@ -65,16 +60,9 @@ function nameOf(node: unknown): string | null {
   return isNode(node) && node.type === 'Identifier' ? String(node.value) : null;
 }
 
-/** A binary expression's operator: `+`, `~`, … */
-function operatorOf(node: Node): string {
-  return String((node.operator as { value?: unknown } | undefined)?.value ?? '');
-}
-
-/** What a call renders otherwise: a string method, or a function jinja2 lacks. */
+/** What a call renders otherwise: a string method. */
 function callDivergence(node: Node): Divergence | null {
   const callee = isNode(node.callee) ? node.callee : null;
-  const global = nameOf(callee);
-  if (global !== null && Object.hasOwn(CHAT_GLOBALS, global)) return { text: global, what: CHAT_GLOBALS[global] as string };
   const method = callee?.type === 'MemberExpression' ? nameOf(callee.property) : null;
   if (method === null) return null;
   // Only a loop cycles (loop.cycle('odd', 'even')); no other value has the method.
@@ -99,19 +87,12 @@ function divergenceAt(node: Node): Divergence | null {
     if (name !== null && LACKING_FILTERS.has(name)) return lacking('filter', name);
     if (name === 'default' && call === null) return { text: 'default', what: '"default" without an argument fails here, where jinja2 gives the value or \'\': write default(\'\')' };
     if (name === 'unique' && Array.isArray(call?.args) && call.args.length > 0) return { text: 'unique', what: '"unique" with an argument (case_sensitive=, attribute=) is one @huggingface/jinja renders otherwise than jinja2: write "unique" alone, which compares texts without their case as jinja2 does' };
-    if (name === 'tojson' && Array.isArray(call?.args) && call.args.some((arg) => isNode(arg) && arg.type === 'KeywordArgumentExpression' && nameOf(arg.key) !== 'indent')) {
-      return { text: 'tojson', what: '"tojson" takes only an indent in jinja2 (tojson(indent=2)), which refuses ensure_ascii=, sort_keys= or separators= (transformers adds them for chat templates alone): jinja2 writes keys sorted and non-ASCII escaped' };
-    }
   }
   if (node.type === 'TestExpression' && LACKING_TESTS.has(nameOf(node.test) ?? '')) return lacking('test', nameOf(node.test) ?? '');
   if (node.type === 'MemberExpression' && nameOf(node.object) === 'loop' && /^depth0?$/.test(nameOf(node.property) ?? '')) {
     return { text: 'loop.depth', what: '"loop.depth" prints nothing here (the library has no recursive loops): write the depth out' };
   }
   if (node.type === 'CallExpression') return callDivergence(node);
-  // The library reads "a ~ b + 1" as "(a ~ b) + 1"; jinja2 as "a ~ (b + 1)".
-  if (node.type === 'BinaryExpression' && ['+', '-'].includes(operatorOf(node)) && isNode(node.left) && node.left.type === 'BinaryExpression' && operatorOf(node.left) === '~') {
-    return { text: '~', what: 'a "~" followed by "+" or "-" is read as "(a ~ b) + c" here, as "a ~ (b + c)" by jinja2: put the sum in parentheses' };
-  }
   return null;
 }
 
@@ -121,7 +102,7 @@ function divergenceAt(node: Node): Divergence | null {
  */
 function untakenBranch(node: Node): 'body' | 'alternate' | null {
   const test = node.type === 'If' && isNode(node.test) && node.test.type === 'TestExpression' ? node.test : null;
-  if (test === null || nameOf(test.test) !== 'defined' || !Object.hasOwn(CHAT_GLOBALS, nameOf(test.operand) ?? '')) return null;
+  if (test === null || nameOf(test.test) !== 'defined' || !CHAT_GLOBALS.has(nameOf(test.operand) ?? '')) return null;
   return test.negate === true ? 'alternate' : 'body';
 }
 
