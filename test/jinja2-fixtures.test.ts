@@ -173,6 +173,13 @@ describe("a user's template is bounded in the steps one prompt may take", () => 
     expect(renderTemplate("{{ [1] | batch(3, 0) | list }}{{ [1] | slice(3) | list }}", {}, 'jinja2')).toBe('[[1, 0, 0]][[1], [], []]');
   });
 
+  test('a list doubled in a loop is refused on its line before the run, where it ended the whole process', () => {
+    // 40 passes of ns.s + ns.s made a list past what V8 holds: "Fatal JavaScript invalid size error", a native stack trace, the run gone.
+    const refused = checkTemplate('{{ problem }}\n{% set ns = namespace(s=[1]) %}{% for i in range(40) %}{% set ns.s = ns.s + ns.s %}{% endfor %}{{ ns.s | length }}', variables);
+    expect(`${refused?.line}: ${refused?.what}`).toMatch(/^2: it fails to render on sample values: two lists joined \("\+"\) make 262,144 items, more than a prompt can loop over/);
+    expect(renderTemplate('{{ ([1] + [2, 3]) | length }} {{ ((1,) + (2,)) }}', {}, 'jinja2')).toBe('3 (1, 2)');
+  });
+
   test('a loop whose every pass works on millions of characters or items stops in seconds, where it held the worker for hours', () => {
     // 100,000 passes of 30 ms each (a count in 20 million characters; so an upper-casing of them, a comparison of a million items) are within the step bound.
     const sources = [

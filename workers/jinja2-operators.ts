@@ -11,7 +11,7 @@
  */
 import { asMarkup, escapeHtml, isMarkup } from './jinja2-markup.ts';
 import { pyCompare, pyContains, pyType } from './jinja2-tests.ts';
-import { repeated, runtime } from './jinja2-values.ts';
+import { boundedJoin, repeated, runtime } from './jinja2-values.ts';
 import { pyPercent } from './python-format.ts';
 import { isTuple, markTuple, pyEquals, pyFloorDivide, pyModulo, pyStr, type RuntimeValue } from './python-str.ts';
 
@@ -116,6 +116,7 @@ function plus(left: Value, right: Value, { library, float }: OperatorFallbacks):
   const refusal = plusRefusal(a, b);
   if (refusal !== null) throw refusal;
   if (Array.isArray(a.value) && Array.isArray(b.value)) {
+    boundedJoin(a.value, b.value);
     // A tuple and a tuple make a tuple (a record's pairs are lists marked as tuples): it printed as a list.
     const joined = runtime([]);
     joined.value = [...(a.value as Value[]), ...(b.value as Value[])];

@@ -112,6 +112,17 @@ export function asOperand(value: Value, filter: string): Value {
   return value;
 }
 
+/**
+ * Two lists joined (`+`), refused past MAX_STEPS items before they are: a list doubled in a loop
+ * (`{% set ns.s = ns.s + ns.s %}`, 40 passes) grew past what V8 can hold and ended the whole process
+ * with a fatal error and a native stack trace, however few steps it took. (A text doubled is caught
+ * by the bound on what a render makes.)
+ */
+export function boundedJoin(a: readonly unknown[], b: readonly unknown[]): void {
+  const length = a.length + b.length;
+  if (length > MAX_STEPS) throw new TemplateBoundError(`two lists joined ("+") make ${length.toLocaleString('en-US')} items, more than a prompt can loop over (at most ${MAX_STEPS.toLocaleString('en-US')}): a list doubled in a "for" loop`);
+}
+
 /** A text or a list `times` over, refused past MAX_RENDERED_CHARS characters or MAX_STEPS items before it is made. */
 export function repeated(sequence: Value, times: number): Value {
   const length = (sequence.value as string | Value[]).length * times;
