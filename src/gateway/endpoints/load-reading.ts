@@ -20,11 +20,11 @@ export async function readLoad(state: EndpointState, transport: HttpTransport): 
     // Our calls on the server while it answers, at most (calls that end meanwhile were there when asked).
     const before = state.inFlight;
     const askedAt = performance.now();
-    const load = await readServerLoad(transport, metricsUrlOf(state.url), { authorization: `Bearer ${state.apiKey}` });
+    const reading = await readServerLoad(transport, metricsUrlOf(state.url), { authorization: `Bearer ${state.apiKey}` });
     // The server read its counter somewhere between the question and the answer.
     const readAt = (askedAt + performance.now()) / 2;
     state.metrics.pending = false;
-    if (load !== null) return onMetrics(state, load, before, readAt);
+    if (reading !== null) return onMetrics(state, reading.load, before, readAt);
     if (!onMissedMetrics(state, readAt)) return;
   }
   const inferred = state.watch.reading();

@@ -7,6 +7,7 @@
  */
 import type { HttpTransport } from '../request/http-transport.ts';
 import { ByteBuilder } from '../reply/byte-builder.ts';
+import { seriesSamples } from './metric-series.ts';
 
 /** One reading of a server's load. */
 export interface ServerLoad {
@@ -34,40 +35,41 @@ const MAX_METRICS_BYTES = 8 * 2 ** 20;
 /** A /metrics answer slower than this says nothing current. */
 const METRICS_TIMEOUT_MS = 2_000;
 
-/** Sums and maxima of each named gauge over its series (data-parallel engines report one series each), and the latest timestamp any of its samples carried. */
-function gaugeSums(text: string, names: ReadonlySet<string>): { sums: Map<string, number>; maxima: Map<string, number>; stamps: Map<string, number> } {
+/** One reading of a server's /metrics: its load, and the series it was read from. */
+export interface MetricsReading {
+  load: ServerLoad;
+  /** The series (name and labels) of the gauges and the counter read: a data-parallel engine that missed a scrape lacks its own (series-continuity.ts). */
+  series: ReadonlySet<string>;
+  /** The token counter's value in each of its series. */
+  counter: ReadonlyMap<string, number>;
+}
+
+/** Sums and maxima of each named gauge over its series (data-parallel engines and models report one series each), the latest timestamp any of its samples carried, and the series read. */
+function gaugeSums(text: string, names: ReadonlySet<string>) {
   const sums = new Map<string, number>();
   const maxima = new Map<string, number>();
   const stamps = new Map<string, number>();
-  for (const line of text.split('\n')) {
-    if (line === '' || line.startsWith('#')) continue;
-    const nameEnd = line.search(/[{\s]/);
-    const name = nameEnd < 0 ? line : line.slice(0, nameEnd);
-    if (!names.has(name)) continue;
-    // The value follows the labels (which may hold spaces inside quotes); an optional timestamp follows it.
-    const afterLabels = line[nameEnd] === '{' ? line.slice(line.lastIndexOf('}') + 1) : line.slice(nameEnd);
-    const [valueText, stampText] = afterLabels.trim().split(/\s+/);
-    const value = Number(valueText);
-    // Counts and fractions are never negative nor past 2^53: such a sample is a broken exporter's, and is left out.
-    if (Number.isFinite(value) && value >= 0 && value <= Number.MAX_SAFE_INTEGER) {
-      sums.set(name, (sums.get(name) ?? 0) + value);
-      maxima.set(name, Math.max(maxima.get(name) ?? value, value));
-    }
-    const stamp = stampText === undefined ? Number.NaN : Number(stampText);
-    if (Number.isFinite(stamp)) stamps.set(name, Math.max(stamps.get(name) ?? stamp, stamp));
+  const series = new Map<string, { name: string; value: number }>();
+  for (const { name, key, value, stampMs } of seriesSamples(text, names)) {
+    // Counts and fractions are never negative nor past 2^53 (nor NaN, nor infinite): such a sample is a broken exporter's, and is left out.
+    if (!(Number.isFinite(value) && value >= 0 && value <= Number.MAX_SAFE_INTEGER)) continue;
+    sums.set(name, (sums.get(name) ?? 0) + value);
+    maxima.set(name, Math.max(maxima.get(name) ?? value, value));
+    series.set(key, { name, value });
+    if (stampMs !== null) stamps.set(name, Math.max(stamps.get(name) ?? stampMs, stampMs));
   }
-  return { sums, maxima, stamps };
+  return { sums, maxima, stamps, series };
 }
 
-/** The load in a Prometheus text page; null when it names no server's running and waiting gauges that we know. */
-export function parseServerLoad(text: string): ServerLoad | null {
-  const { sums, maxima, stamps } = gaugeSums(text, new Set(Object.values(GAUGES).flat()));
+/** The load in a Prometheus text page, and its series; null when it names no server's running and waiting gauges that we know. */
+export function parseMetricsReading(text: string): MetricsReading | null {
+  const { sums, maxima, stamps, series } = gaugeSums(text, new Set(Object.values(GAUGES).flat()));
   const first = (names: readonly string[], of = sums) => names.map((name) => of.get(name)).find((value) => value !== undefined);
   const counter = GAUGES.generationTokens.find((name) => sums.has(name));
   const running = first(GAUGES.running);
   const waiting = first(GAUGES.waiting);
   if (running === undefined || waiting === undefined) return null;
-  return {
+  const load: ServerLoad = {
     running,
     waiting,
     // A fraction per engine: the fullest engine's, since its own requests queue when it fills, whatever the others hold.
@@ -75,6 +77,13 @@ export function parseServerLoad(text: string): ServerLoad | null {
     generationTokens: counter === undefined ? null : (sums.get(counter) ?? null),
     generationTokensAtMs: counter === undefined ? null : (stamps.get(counter) ?? null),
   };
+  const counterSeries = new Map([...series].filter(([, sample]) => sample.name === counter).map(([key, sample]) => [key, sample.value]));
+  return { load, series: new Set(series.keys()), counter: counterSeries };
+}
+
+/** The load in a Prometheus text page; null when it names no server's running and waiting gauges that we know. */
+export function parseServerLoad(text: string): ServerLoad | null {
+  return parseMetricsReading(text)?.load ?? null;
 }
 
 /** Where a server's metrics are, from its OpenAI base URL. */
@@ -112,9 +121,9 @@ export async function metricsText(transport: HttpTransport, metricsUrl: string, 
  * Reads a server's load. Resolves null when the server has no usable
  * metrics (no route, another format, too large, too slow); never rejects.
  */
-export async function readServerLoad(transport: HttpTransport, metricsUrl: string, headers: Record<string, string> = {}): Promise<ServerLoad | null> {
+export async function readServerLoad(transport: HttpTransport, metricsUrl: string, headers: Record<string, string> = {}): Promise<MetricsReading | null> {
   try {
-    return parseServerLoad(await metricsText(transport, metricsUrl, headers, METRICS_TIMEOUT_MS));
+    return parseMetricsReading(await metricsText(transport, metricsUrl, headers, METRICS_TIMEOUT_MS));
   } catch {
     return null;
   }
