@@ -6,6 +6,7 @@ import { createAimdLimit, type AimdLimit } from '../load/aimd.ts';
 import { createFirstTokenWatch, type FirstTokenWatch } from '../load/first-token.ts';
 import { createLoadLimit, type LoadLimit } from '../load/load-limit.ts';
 import { createStreamedText, type StreamedText } from '../load/streamed-text.ts';
+import { SeriesContinuity } from '../load/series-continuity.ts';
 import { createThroughputKnee, type ThroughputKnee } from '../load/throughput-knee.ts';
 import { createPollPeriod, type PollPeriod } from '../load/poll-period.ts';
 import { createPrefixMemory, type PrefixMemory } from '../dispatch/prefix-memory.ts';
@@ -65,6 +66,8 @@ export interface EndpointState {
   nextReadAt: number;
   /** Whether its `/metrics` are read: unknown until the first readings, then yes or no (inferred from streams). */
   metrics: { state: 'unknown' | 'yes' | 'no'; misses: number; pending: boolean };
+  /** Its `/metrics` series over the readings: a reading that lacks an engine's is set aside, and the token counter is summed from each series' increase. */
+  readonly series: SeriesContinuity;
   dialect: RequestDialect;
   /** Fields tmas adds on its own (`seed`, `stream_options`) that it refused in a 400: its requests go without them (refused-field.ts). */
   omitted: Set<string>;
@@ -136,6 +139,7 @@ export function createEndpointState(baseUrl: string, endpoint: Endpoint, setting
     poll,
     nextReadAt: performance.now() + poll.ms,
     metrics: { state: 'unknown', misses: 0, pending: false },
+    series: new SeriesContinuity(),
     dialect: settings.dialect ?? 'chat',
     omitted: new Set(),
     calls: 0,

@@ -24,7 +24,11 @@ export async function readLoad(state: EndpointState, transport: HttpTransport): 
     // The server read its counter somewhere between the question and the answer.
     const readAt = (askedAt + performance.now()) / 2;
     state.metrics.pending = false;
-    if (reading !== null) return onMetrics(state, reading.load, before, readAt);
+    if (reading !== null) {
+      const load = state.series.accept(reading);
+      // A page that lacks an engine's series (it missed this scrape) says less than the server holds: the next one is read.
+      return load === null ? undefined : onMetrics(state, load, before, readAt);
+    }
     if (!onMissedMetrics(state, readAt)) return;
   }
   const inferred = state.watch.reading();
