@@ -65,7 +65,9 @@ export interface EndpointState {
   poll: PollPeriod;
   nextReadAt: number;
   /** Whether its `/metrics` are read: unknown until the first readings, then yes or no (inferred from streams). */
-  metrics: { state: 'unknown' | 'yes' | 'no'; misses: number; pending: boolean };
+  metrics: { state: 'unknown' | 'yes' | 'no'; misses: number; pending: boolean; belied: number; beliedSince: number };
+  /** Hears that its `/metrics` are not used, and why (belied-metrics.ts). */
+  readonly onMetricsUnused: (endpoint: string, reason: string) => void;
   /** Its `/metrics` series over the readings: a reading that lacks an engine's is set aside, and the token counter is summed from each series' increase. */
   readonly series: SeriesContinuity;
   dialect: RequestDialect;
@@ -95,6 +97,8 @@ export interface EndpointSettings {
   dialect?: RequestDialect;
   /** The longest period between two readings of its load. */
   maxPollMs: number;
+  /** Hears that a server's `/metrics` are not used, and why (belied-metrics.ts). */
+  onMetricsUnused?: (endpoint: string, reason: string) => void;
 }
 
 /**
@@ -138,8 +142,9 @@ export function createEndpointState(baseUrl: string, endpoint: Endpoint, setting
     watch: createFirstTokenWatch(),
     poll,
     nextReadAt: performance.now() + poll.ms,
-    metrics: { state: 'unknown', misses: 0, pending: false },
+    metrics: { state: 'unknown', misses: 0, pending: false, belied: 0, beliedSince: 0 },
     series: new SeriesContinuity(),
+    onMetricsUnused: settings.onMetricsUnused ?? (() => undefined),
     dialect: settings.dialect ?? 'chat',
     omitted: new Set(),
     calls: 0,

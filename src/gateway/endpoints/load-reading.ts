@@ -6,6 +6,7 @@
 import { FASTEST_MS } from '../load/poll-period.ts';
 import { metricsUrlOf, readServerLoad, type ServerLoad } from '../load/server-load.ts';
 import { countingStreams } from './stream-usage.ts';
+import { beliedByStreams } from './belied-metrics.ts';
 import type { Dispatcher } from '../dispatch/dispatcher.ts';
 import type { EndpointState } from './endpoint-state.ts';
 import type { HttpTransport } from '../request/http-transport.ts';
@@ -27,7 +28,11 @@ export async function readLoad(state: EndpointState, transport: HttpTransport): 
     if (reading !== null) {
       const load = state.series.accept(reading);
       // A page that lacks an engine's series (it missed this scrape) says less than the server holds: the next one is read.
-      return load === null ? undefined : onMetrics(state, load, before, readAt);
+      if (load === null) return;
+      const verdict = beliedByStreams(state, load, state.watch.running, state.onMetricsUnused);
+      if (verdict === 'trusted') return onMetrics(state, load, before, readAt);
+      // A belied reading is set aside; once its metrics are not used, the load is inferred from our streams (below).
+      if (verdict === 'set aside') return;
     }
     if (!onMissedMetrics(state, readAt)) return;
   }
@@ -39,7 +44,7 @@ export async function readLoad(state: EndpointState, transport: HttpTransport): 
 
 /** A reading of its `/metrics`, with `before` of our calls on it when asked. */
 function onMetrics(state: EndpointState, load: ServerLoad, before: number, readAt: number): void {
-  state.metrics = { state: 'yes', misses: 0, pending: false };
+  state.metrics = { state: 'yes', misses: 0, pending: false, belied: 0, beliedSince: 0 };
   state.load.onReading(load, state.inFlight, Math.max(before, state.inFlight));
   state.counter = load.generationTokens !== null;
   if (load.generationTokens !== null) {

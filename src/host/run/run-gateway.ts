@@ -52,6 +52,11 @@ export function createRunGateway(config: GatewayConfig, options: { encodeJson: J
         `tmas: warning: ${endpoint} answers streamed requests with whole JSON replies; they are read as such, but --timeout (${config.timeoutSeconds} s) ` +
           'then covers the wait for a whole reply: raise it for long generations, or give --no-stream.',
       ),
+    onMetricsUnused: (endpoint, reason) =>
+      options.say(
+        `tmas: warning: ${endpoint}: ${reason}, so they are not the server's own (a gateway's, a proxy's cache, a stuck exporter); ` +
+          'its metrics are not used from now on: its load is inferred from our streams, and its throughput knee measured from them. Point --base-url at the server itself to use its metrics.',
+      ),
     // A replica drained or back is told (a call's own retries are counted in the progress line instead).
     onRetry: (event) => {
       if (event.attempt === 0) options.say(`tmas: replica ${event.endpoint}: ${event.error}`);
