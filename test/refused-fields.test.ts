@@ -21,6 +21,8 @@ const unrecognized = (field: string) => ({ error: { message: `Unrecognized reque
 const extraForbidden = (field: string) => ({ object: 'error', message: `[{'type': 'extra_forbidden', 'loc': ('body', '${field}'), 'msg': 'Extra inputs are not permitted', 'input': 1.05}]`, type: 'BadRequestError', param: null, code: 400 });
 
 /** Mistral's API: a pydantic validation error held in `message` as an object (before, read as no message at all). */
+/** Anthropic's 400 for a model that takes one of temperature and top_p (its OpenAI-compatible endpoint words it alike). */
+const eitherNotBoth = { type: 'error', error: { type: 'invalid_request_error', message: '`temperature` and `top_p` cannot both be specified for this model. Please use only one.' } };
 const mistralForbidden = (field: string) => ({ object: 'error', message: { detail: [{ type: 'extra_forbidden', loc: ['body', field], msg: 'Extra inputs are not permitted', input: 1, url: 'https://errors.pydantic.dev/2.10/v/extra_forbidden' }] }, type: 'invalid_request_error', param: null, code: null });
 
 /** The simulator behind a proxy that refuses every request carrying `field` (or that `carries` says has it) with `refusal` (a `status`); counts the requests refused and passed on. */
@@ -103,6 +105,8 @@ describe('a field a flag sets, refused', () => {
   test.for([
     ['top_k', ['--top-k', '20'], unrecognized('top_k'), '--top-k'],
     ['repetition_penalty', ['--extra-body', '{"repetition_penalty":1.05}'], extraForbidden('repetition_penalty'), '--extra-body'],
+    // Before, every call was refused alike (TMAS_CALL_REJECTED, exit 3), each problem stopped in turn.
+    ['top_p', ['--top-p', '0.9'], eitherNotBoth, '--top-p'],
   ] as const)('%s: the run stops at once, exit 2 (TMAS_FIELD_REFUSED), naming the flag; no call is sent twice', async ([field, flags, refusal, flag], { dir }) => {
     const server = await refusing(field, refusal);
     try {

@@ -4,7 +4,8 @@
  * Azure ("Unrecognized request argument supplied: top_k"), OpenAI's
  * "Unknown parameter" and "Unsupported parameter", a strict pydantic server
  * (Mistral's, a vLLM behind a strict proxy: an `extra_forbidden` error whose
- * `loc` is the body's field), and a property said to be unsupported (Groq).
+ * `loc` is the body's field), a property said to be unsupported (Groq), and
+ * two fields the model takes only one of (Anthropic's temperature and top_p).
  * Every other call would be refused alike, so a field tmas adds on its own
  * (`seed`, `stream_options`) is left out for that endpoint from then on, and
  * one that a flag sets stops the run, naming the flag (run-stopping.ts).
@@ -21,6 +22,9 @@ const WORDINGS: readonly RegExp[] = [
   new RegExp(`extra_forbidden'?"?,\\s*'?"?loc'?"?:\\s*[([]\\s*['"]body['"],\\s*['"]${NAME}['"]`),
   new RegExp(`[[(]\\s*['"]body['"],\\s*['"]${NAME}['"]\\s*[\\])][^\\]]*Extra inputs are not permitted`),
   new RegExp(`property '${NAME}' is unsupported`),
+  // Two fields the model takes only one of (Anthropic's: "`temperature` and `top_p` cannot both be specified for this model").
+  // The second is named: the one a run adds beside the temperature every call carries, set by its own flag (--top-p).
+  new RegExp(`[\`'"]?[A-Za-z_][A-Za-z0-9_.]*[\`'"]? and [\`'"]?${NAME}[\`'"]? (?:cannot|can't|may not|must not) both be (?:specified|set|used|given)`),
   // A validation error read out of FastAPI's `detail` list, or Mistral's `message` holding one (error-body.ts).
   new RegExp(`Extra inputs are not permitted \\(body\\.${NAME}\\)`),
 ];
