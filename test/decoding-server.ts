@@ -17,6 +17,10 @@ export interface ScrapeFaults {
   counterMissingEvery: number;
   /** The gauges say 0 running and 0 waiting whatever runs (a stuck exporter, a gateway's own page); the counter still counts. */
   gaugesAtZero?: boolean;
+  /** Past its first scrapes (idle), each page answers this late: a server busy with our calls. */
+  slowMetricsMs?: number;
+  /** Past this many scrapes, /metrics answers 404 (a gateway put in front midway, a server restarted without them). */
+  metricsGoneAfter?: number;
 }
 
 /** Tokens per ms of one sequence below the knee. */
@@ -62,7 +66,15 @@ async function dataParallelServer(faults: ScrapeFaults) {
   };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     if (req.url === '/metrics') {
-      res.end(metricsPage());
+      if (faults.metricsGoneAfter !== undefined && scrapes >= faults.metricsGoneAfter) {
+        res.writeHead(404).end('<html><body>Not Found</body></html>');
+        return;
+      }
+      if (faults.slowMetricsMs !== undefined && scrapes >= 2) {
+        // The page is read when asked, and arrives late.
+        const page = metricsPage();
+        setTimeout(() => res.end(page), faults.slowMetricsMs);
+      } else res.end(metricsPage());
       return;
     }
     req.resume();

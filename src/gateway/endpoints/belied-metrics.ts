@@ -11,6 +11,7 @@
  */
 import type { ServerLoad } from '../load/server-load.ts';
 import type { EndpointState } from './endpoint-state.ts';
+import { stopUsingMetrics } from './unused-metrics.ts';
 
 /** A server running fewer than this fraction of our sequences streaming from it is not the server its metrics describe. */
 const BELIED_BELOW = 0.5;
@@ -24,9 +25,9 @@ const BELIED_FOR_MS = 5_000;
 /**
  * Whether `load` is trusted, or set aside (our `streaming` sequences belie
  * it), or the last straw: after BELIED_READINGS in a row, the server's
- * metrics are not used from then on, and `onUnused` tells why.
+ * metrics are not used from then on (unused-metrics.ts).
  */
-export function beliedByStreams(state: EndpointState, load: ServerLoad, streaming: number, onUnused: (endpoint: string, reason: string) => void): 'trusted' | 'set aside' | 'unused' {
+export function beliedByStreams(state: EndpointState, load: ServerLoad, streaming: number): 'trusted' | 'set aside' | 'unused' {
   // Sequences preempted back into its queue still stream to us: they count as the server's too.
   if (!(streaming >= FEWEST_TO_DOUBT && load.running + load.waiting < BELIED_BELOW * streaming)) {
     state.metrics.belied = 0;
@@ -35,11 +36,10 @@ export function beliedByStreams(state: EndpointState, load: ServerLoad, streamin
   const now = performance.now();
   if (state.metrics.belied++ === 0) state.metrics.beliedSince = now;
   if (state.metrics.belied < BELIED_READINGS || now - state.metrics.beliedSince < BELIED_FOR_MS) return 'set aside';
-  state.metrics.state = 'no';
-  // The counter of a server whose gauges lie is not trusted either: our streams count its tokens (their usage, else their text), and the knee starts afresh.
-  if (state.counter === true && state.streamUsage.state === 'off') state.streamUsage = { state: 'asked', tokens: 0 };
-  state.counter = false;
-  state.knee.restart(state.inFlight);
-  onUnused(state.url, `its /metrics said ${load.running + load.waiting} requests running or queued while ${streaming} of ours streamed from it, for ${Math.round((now - state.metrics.beliedSince) / 1000)} s`);
+  stopUsingMetrics(
+    state,
+    `its /metrics said ${load.running + load.waiting} requests running or queued while ${streaming} of ours streamed from it for ${Math.round((now - state.metrics.beliedSince) / 1000)} s, ` +
+      "so they are not the server's own (a gateway's, a proxy's cache, a stuck exporter): point --base-url at the server itself to use them",
+  );
   return 'unused';
 }

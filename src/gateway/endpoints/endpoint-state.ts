@@ -6,6 +6,7 @@ import { createAimdLimit, type AimdLimit } from '../load/aimd.ts';
 import { createFirstTokenWatch, type FirstTokenWatch } from '../load/first-token.ts';
 import { createLoadLimit, type LoadLimit } from '../load/load-limit.ts';
 import { createStreamedText, type StreamedText } from '../load/streamed-text.ts';
+import { METRICS_TIMEOUT_MS } from '../load/server-load.ts';
 import { SeriesContinuity } from '../load/series-continuity.ts';
 import { createThroughputKnee, type ThroughputKnee } from '../load/throughput-knee.ts';
 import { createPollPeriod, type PollPeriod } from '../load/poll-period.ts';
@@ -65,7 +66,7 @@ export interface EndpointState {
   poll: PollPeriod;
   nextReadAt: number;
   /** Whether its `/metrics` are read: unknown until the first readings, then yes or no (inferred from streams). */
-  metrics: { state: 'unknown' | 'yes' | 'no'; misses: number; pending: boolean; belied: number; beliedSince: number };
+  metrics: { state: 'unknown' | 'yes' | 'no'; misses: number; pending: boolean; belied: number; beliedSince: number; timeoutMs: number };
   /** Hears that its `/metrics` are not used, and why (belied-metrics.ts). */
   readonly onMetricsUnused: (endpoint: string, reason: string) => void;
   /** Its `/metrics` series over the readings: a reading that lacks an engine's is set aside, and the token counter is summed from each series' increase. */
@@ -142,7 +143,7 @@ export function createEndpointState(baseUrl: string, endpoint: Endpoint, setting
     watch: createFirstTokenWatch(),
     poll,
     nextReadAt: performance.now() + poll.ms,
-    metrics: { state: 'unknown', misses: 0, pending: false, belied: 0, beliedSince: 0 },
+    metrics: { state: 'unknown', misses: 0, pending: false, belied: 0, beliedSince: 0, timeoutMs: METRICS_TIMEOUT_MS },
     series: new SeriesContinuity(),
     onMetricsUnused: settings.onMetricsUnused ?? (() => undefined),
     dialect: settings.dialect ?? 'chat',

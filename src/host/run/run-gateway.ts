@@ -54,8 +54,7 @@ export function createRunGateway(config: GatewayConfig, options: { encodeJson: J
       ),
     onMetricsUnused: (endpoint, reason) =>
       options.say(
-        `tmas: warning: ${endpoint}: ${reason}, so they are not the server's own (a gateway's, a proxy's cache, a stuck exporter); ` +
-          'its metrics are not used from now on: its load is inferred from our streams, and its throughput knee measured from them. Point --base-url at the server itself to use its metrics.',
+        `tmas: warning: ${endpoint}: ${reason}. Its metrics are not used from now on: its load is inferred from our streams, and its throughput knee measured from them.`,
       ),
     // A replica drained or back is told (a call's own retries are counted in the progress line instead).
     onRetry: (event) => {
