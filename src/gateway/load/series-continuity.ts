@@ -27,7 +27,9 @@ export class SeriesContinuity {
   accept(reading: MetricsReading): ServerLoad | null {
     const known = this.known;
     const lacking = known !== null && [...known].some((key) => !reading.series.has(key));
-    if (lacking && ++this.incomplete < INCOMPLETE_READINGS) return null;
+    // A page with series the last one lacked is relabelled (a server restarted with other labels), not short of an engine: taken at once.
+    const relabelled = known !== null && [...reading.series].some((key) => !known.has(key));
+    if (lacking && !relabelled && ++this.incomplete < INCOMPLETE_READINGS) return null;
     this.incomplete = 0;
     this.known = reading.series;
     if (reading.load.generationTokens === null) {
