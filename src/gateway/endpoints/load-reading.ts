@@ -98,7 +98,7 @@ function onMissedMetrics(state: EndpointState, readAt: number): boolean {
   if (state.failedAttempts > 0) state.metrics.misses = 0;
   else if (longest) state.metrics.misses++;
   if (state.metrics.misses < LATE_MISSES) return false;
-  stopUsingMetrics(state, `its /metrics went unanswered ${LATE_MISSES} times in a row, waited for ${LONGEST_METRICS_WAIT_MS / 1000} s each (a 404, another page, or too slow)`);
+  stopUsingMetrics(state, `its /metrics went unanswered ${LATE_MISSES} times in a row (a 404, another page, or no answer within ${LONGEST_METRICS_WAIT_MS / 1000} s)`);
   return true;
 }
 
