@@ -32,7 +32,7 @@ export async function readLoad(state: EndpointState, transport: HttpTransport): 
     state.metrics.pending = false;
     if (reading !== null) {
       // The next answer is waited for twice as long as this one took.
-      state.metrics.timeoutMs = Math.min(LONGEST_METRICS_WAIT_MS, Math.max(METRICS_TIMEOUT_MS, 2 * (performance.now() - askedAt)));
+      state.metrics.timeoutMs = Math.min(LONGEST_METRICS_WAIT_MS, Math.max(METRICS_TIMEOUT_MS, Math.ceil(2 * (performance.now() - askedAt))));
       const load = state.series.accept(reading);
       // A page that lacks an engine's series (it missed this scrape) says less than the server holds: the next one is read.
       if (load === null) return;

@@ -100,7 +100,8 @@ export function metricsUrlOf(baseUrl: string): string {
  * MAX_METRICS_BYTES, or no whole answer within `timeoutMs`.
  */
 export async function metricsText(transport: HttpTransport, metricsUrl: string, headers: Record<string, string>, timeoutMs: number): Promise<string> {
-  const response = await transport.request(metricsUrl, { headers, signal: AbortSignal.timeout(timeoutMs) });
+  // AbortSignal.timeout throws on a fraction of a ms: a wait computed from a measured time is rounded up.
+  const response = await transport.request(metricsUrl, { headers, signal: AbortSignal.timeout(Math.ceil(timeoutMs)) });
   const declared = Number(response.headers.get('content-length') ?? 0);
   if (!response.ok || declared > MAX_METRICS_BYTES) {
     response.body.cancel();
