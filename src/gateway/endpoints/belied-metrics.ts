@@ -25,7 +25,9 @@ const BELIED_FOR_MS = 5_000;
 /**
  * Whether `load` is trusted, or set aside (our `streaming` sequences belie
  * it), or the last straw: after BELIED_READINGS in a row, the server's
- * metrics are not used from then on (unused-metrics.ts).
+ * metrics are not used from then on (unused-metrics.ts). `streaming` is the
+ * fewer of ours streaming when the page was asked for and when it came: a page
+ * that takes a second while the slow start steps 16 calls to 64 said 16.
  */
 export function beliedByStreams(state: EndpointState, load: ServerLoad, streaming: number): 'trusted' | 'set aside' | 'unused' {
   // Sequences preempted back into its queue still stream to us: they count as the server's too.

@@ -25,6 +25,8 @@ export async function readLoad(state: EndpointState, transport: HttpTransport): 
     state.metrics.pending = true;
     // Our calls on the server while it answers, at most (calls that end meanwhile were there when asked).
     const before = state.inFlight;
+    // Ours streaming when the page is asked for: it was taken somewhere between then and its answer.
+    const streamingBefore = state.watch.running;
     const askedAt = performance.now();
     const reading = await readServerLoad(transport, metricsUrlOf(state.url), { authorization: `Bearer ${state.apiKey}` }, state.metrics.timeoutMs);
     // The server read its counter somewhere between the question and the answer.
@@ -36,7 +38,7 @@ export async function readLoad(state: EndpointState, transport: HttpTransport): 
       const load = state.series.accept(reading);
       // A page that lacks an engine's series (it missed this scrape) says less than the server holds: the next one is read.
       if (load === null) return;
-      const verdict = beliedByStreams(state, load, state.watch.running);
+      const verdict = beliedByStreams(state, load, Math.min(streamingBefore, state.watch.running));
       if (verdict === 'trusted') return onMetrics(state, load, before, readAt);
       // A belied reading is set aside; once its metrics are not used, the load is inferred from our streams (below).
       if (verdict === 'set aside') return;
