@@ -6,6 +6,8 @@ import { createAimdLimit, type AimdLimit } from '../load/aimd.ts';
 import { createFirstTokenWatch, type FirstTokenWatch } from '../load/first-token.ts';
 import { createLoadLimit, type LoadLimit } from '../load/load-limit.ts';
 import { createStreamedText, type StreamedText } from '../load/streamed-text.ts';
+import { METRICS_TIMEOUT_MS } from '../load/server-load.ts';
+import { SeriesContinuity } from '../load/series-continuity.ts';
 import { createThroughputKnee, type ThroughputKnee } from '../load/throughput-knee.ts';
 import { createPollPeriod, type PollPeriod } from '../load/poll-period.ts';
 import { createPrefixMemory, type PrefixMemory } from '../dispatch/prefix-memory.ts';
@@ -64,7 +66,11 @@ export interface EndpointState {
   poll: PollPeriod;
   nextReadAt: number;
   /** Whether its `/metrics` are read: unknown until the first readings, then yes or no (inferred from streams). */
-  metrics: { state: 'unknown' | 'yes' | 'no'; misses: number; pending: boolean };
+  metrics: { state: 'unknown' | 'yes' | 'no'; misses: number; pending: boolean; belied: number; beliedSince: number; timeoutMs: number };
+  /** Hears that its `/metrics` are not used, and why (belied-metrics.ts). */
+  readonly onMetricsUnused: (endpoint: string, reason: string) => void;
+  /** Its `/metrics` series over the readings: a reading that lacks an engine's is set aside, and the token counter is summed from each series' increase. */
+  readonly series: SeriesContinuity;
   dialect: RequestDialect;
   /** Fields tmas adds on its own (`seed`, `stream_options`) that it refused in a 400: its requests go without them (refused-field.ts). */
   omitted: Set<string>;
@@ -92,6 +98,8 @@ export interface EndpointSettings {
   dialect?: RequestDialect;
   /** The longest period between two readings of its load. */
   maxPollMs: number;
+  /** Hears that a server's `/metrics` are not used, and why (belied-metrics.ts). */
+  onMetricsUnused?: (endpoint: string, reason: string) => void;
 }
 
 /**
@@ -135,7 +143,9 @@ export function createEndpointState(baseUrl: string, endpoint: Endpoint, setting
     watch: createFirstTokenWatch(),
     poll,
     nextReadAt: performance.now() + poll.ms,
-    metrics: { state: 'unknown', misses: 0, pending: false },
+    metrics: { state: 'unknown', misses: 0, pending: false, belied: 0, beliedSince: 0, timeoutMs: METRICS_TIMEOUT_MS },
+    series: new SeriesContinuity(),
+    onMetricsUnused: settings.onMetricsUnused ?? (() => undefined),
     dialect: settings.dialect ?? 'chat',
     omitted: new Set(),
     calls: 0,

@@ -81,6 +81,8 @@ export interface GatewayOptions {
   onSeveralChoices?: (endpoint: string, choices: number) => void;
   /** Told once per endpoint when it answers a streamed request with a whole JSON reply (read as such). */
   onUnstreamed?: (endpoint: string) => void;
+  /** Hears, once per endpoint, that its `/metrics` are not used (our streams belie them), and why: its load is inferred from our streams from then on. */
+  onMetricsUnused?: (endpoint: string, reason: string) => void;
   /** Retries after the first attempt. */
   maxRetries: number;
   backoff?: BackoffOptions;

@@ -4,14 +4,20 @@
  * sets; each reading moves its load limit and its throughput knee.
  */
 import { FASTEST_MS } from '../load/poll-period.ts';
-import { metricsUrlOf, readServerLoad, type ServerLoad } from '../load/server-load.ts';
+import { METRICS_TIMEOUT_MS, metricsUrlOf, readServerLoad, type ServerLoad } from '../load/server-load.ts';
+import { stopUsingMetrics } from './unused-metrics.ts';
 import { countingStreams } from './stream-usage.ts';
+import { beliedByStreams } from './belied-metrics.ts';
 import type { Dispatcher } from '../dispatch/dispatcher.ts';
 import type { EndpointState } from './endpoint-state.ts';
 import type { HttpTransport } from '../request/http-transport.ts';
 
 /** Unanswered `/metrics` readings after which a server counts as having none (its load is then inferred from streams). */
 const METRICS_MISSES = 3;
+/** Unanswered readings in a row, once the timeout is at its longest, after which a server whose metrics answered before has them no more. */
+const LATE_MISSES = 5;
+/** The longest a `/metrics` answer is waited for: a server busy with our calls answers late (vLLM's API server shares its event loop with their streams). */
+const LONGEST_METRICS_WAIT_MS = 8_000;
 
 /** Reads a busy server's load and moves its limit. */
 export async function readLoad(state: EndpointState, transport: HttpTransport): Promise<void> {
@@ -19,12 +25,24 @@ export async function readLoad(state: EndpointState, transport: HttpTransport): 
     state.metrics.pending = true;
     // Our calls on the server while it answers, at most (calls that end meanwhile were there when asked).
     const before = state.inFlight;
+    // Ours streaming when the page is asked for: it was taken somewhere between then and its answer.
+    const streamingBefore = state.watch.running;
     const askedAt = performance.now();
-    const reading = await readServerLoad(transport, metricsUrlOf(state.url), { authorization: `Bearer ${state.apiKey}` });
+    const reading = await readServerLoad(transport, metricsUrlOf(state.url), { authorization: `Bearer ${state.apiKey}` }, state.metrics.timeoutMs);
     // The server read its counter somewhere between the question and the answer.
     const readAt = (askedAt + performance.now()) / 2;
     state.metrics.pending = false;
-    if (reading !== null) return onMetrics(state, reading.load, before, readAt);
+    if (reading !== null) {
+      // The next answer is waited for twice as long as this one took.
+      state.metrics.timeoutMs = Math.min(LONGEST_METRICS_WAIT_MS, Math.max(METRICS_TIMEOUT_MS, Math.ceil(2 * (performance.now() - askedAt))));
+      const load = state.series.accept(reading);
+      // A page that lacks an engine's series (it missed this scrape) says less than the server holds: the next one is read.
+      if (load === null) return;
+      const verdict = beliedByStreams(state, load, Math.min(streamingBefore, state.watch.running));
+      if (verdict === 'trusted') return onMetrics(state, load, before, readAt);
+      // A belied reading is set aside; once its metrics are not used, the load is inferred from our streams (below).
+      if (verdict === 'set aside') return;
+    }
     if (!onMissedMetrics(state, readAt)) return;
   }
   const inferred = state.watch.reading();
@@ -35,7 +53,8 @@ export async function readLoad(state: EndpointState, transport: HttpTransport): 
 
 /** A reading of its `/metrics`, with `before` of our calls on it when asked. */
 function onMetrics(state: EndpointState, load: ServerLoad, before: number, readAt: number): void {
-  state.metrics = { state: 'yes', misses: 0, pending: false };
+  state.metrics.state = 'yes';
+  state.metrics.misses = 0;
   state.load.onReading(load, state.inFlight, Math.max(before, state.inFlight));
   state.counter = load.generationTokens !== null;
   if (load.generationTokens !== null) {
@@ -57,17 +76,32 @@ function onMetrics(state: EndpointState, load: ServerLoad, before: number, readA
   }
 }
 
-/** Its `/metrics` did not answer; after METRICS_MISSES in a row before any answer, it counts as having none (returns true then). */
+/**
+ * Its `/metrics` did not answer; after METRICS_MISSES in a row before any
+ * answer, it counts as having none; one that answered before is waited for
+ * longer each time, and after LATE_MISSES at the longest wait while its calls
+ * succeed, its metrics are not used (returns true then).
+ */
 function onMissedMetrics(state: EndpointState, readAt: number): boolean {
   state.poll.onReading(null, 0, readAt);
   // A server that has not answered with metrics yet may have none: unless our streams may count its tokens, its calls are not held for a slow start.
   if (state.metrics.state === 'unknown') {
     state.counter = false;
     if (state.streamUsage.state === 'off') state.knee.disable();
+    // A server that never answered with metrics has none.
+    if (++state.metrics.misses >= METRICS_MISSES) state.metrics.state = 'no';
+    return state.metrics.state === 'no';
   }
-  // A server that never answered with metrics has none; one that did and stops may be busy: keep asking.
-  if (state.metrics.state === 'unknown' && ++state.metrics.misses >= METRICS_MISSES) state.metrics.state = 'no';
-  return state.metrics.state === 'no';
+  // One that did and stops may be busy: it is waited for longer. Before, a page that came in 2.5 s under load was never
+  // read again, and a server read while idle was held at the knee's slow start (16 calls) for the rest of the run.
+  const longest = state.metrics.timeoutMs >= LONGEST_METRICS_WAIT_MS;
+  state.metrics.timeoutMs = Math.min(LONGEST_METRICS_WAIT_MS, 2 * state.metrics.timeoutMs);
+  // A server whose calls fail too is down, not without metrics: a replica that restarts keeps them when it is back.
+  if (state.failedAttempts > 0) state.metrics.misses = 0;
+  else if (longest) state.metrics.misses++;
+  if (state.metrics.misses < LATE_MISSES) return false;
+  stopUsingMetrics(state, `its /metrics went unanswered ${LATE_MISSES} times in a row (a 404, another page, or no answer within ${LONGEST_METRICS_WAIT_MS / 1000} s)`);
+  return true;
 }
 
 /** A reading of the tokens our streams counted, with `running` of our sequences streaming (and the server's load, when read): it paces the readings and measures the knee. */

@@ -32,8 +32,8 @@ const GAUGES = {
 
 /** A /metrics page is a few hundred kilobytes; one far larger is not what we are looking for. */
 const MAX_METRICS_BYTES = 8 * 2 ** 20;
-/** A /metrics answer slower than this says nothing current. */
-const METRICS_TIMEOUT_MS = 2_000;
+/** A /metrics answer slower than this says nothing current, at first (load-reading.ts waits longer for a server that answered before). */
+export const METRICS_TIMEOUT_MS = 2_000;
 
 /** One reading of a server's /metrics: its load, and the series it was read from. */
 export interface MetricsReading {
@@ -100,7 +100,8 @@ export function metricsUrlOf(baseUrl: string): string {
  * MAX_METRICS_BYTES, or no whole answer within `timeoutMs`.
  */
 export async function metricsText(transport: HttpTransport, metricsUrl: string, headers: Record<string, string>, timeoutMs: number): Promise<string> {
-  const response = await transport.request(metricsUrl, { headers, signal: AbortSignal.timeout(timeoutMs) });
+  // AbortSignal.timeout throws on a fraction of a ms: a wait computed from a measured time is rounded up.
+  const response = await transport.request(metricsUrl, { headers, signal: AbortSignal.timeout(Math.ceil(timeoutMs)) });
   const declared = Number(response.headers.get('content-length') ?? 0);
   if (!response.ok || declared > MAX_METRICS_BYTES) {
     response.body.cancel();
@@ -121,9 +122,9 @@ export async function metricsText(transport: HttpTransport, metricsUrl: string, 
  * Reads a server's load. Resolves null when the server has no usable
  * metrics (no route, another format, too large, too slow); never rejects.
  */
-export async function readServerLoad(transport: HttpTransport, metricsUrl: string, headers: Record<string, string> = {}): Promise<MetricsReading | null> {
+export async function readServerLoad(transport: HttpTransport, metricsUrl: string, headers: Record<string, string> = {}, timeoutMs = METRICS_TIMEOUT_MS): Promise<MetricsReading | null> {
   try {
-    return parseMetricsReading(await metricsText(transport, metricsUrl, headers, METRICS_TIMEOUT_MS));
+    return parseMetricsReading(await metricsText(transport, metricsUrl, headers, timeoutMs));
   } catch {
     return null;
   }

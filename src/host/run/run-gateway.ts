@@ -52,6 +52,10 @@ export function createRunGateway(config: GatewayConfig, options: { encodeJson: J
         `tmas: warning: ${endpoint} answers streamed requests with whole JSON replies; they are read as such, but --timeout (${config.timeoutSeconds} s) ` +
           'then covers the wait for a whole reply: raise it for long generations, or give --no-stream.',
       ),
+    onMetricsUnused: (endpoint, reason) =>
+      options.say(
+        `tmas: warning: ${endpoint}: ${reason}. Its metrics are not used from now on: its load is inferred from our streams, and its throughput knee measured from them.`,
+      ),
     // A replica drained or back is told (a call's own retries are counted in the progress line instead).
     onRetry: (event) => {
       if (event.attempt === 0) options.say(`tmas: replica ${event.endpoint}: ${event.error}`);
