@@ -52,6 +52,23 @@ function runOnCapacityModel(knee: ThroughputKnee, readings: number, { decode = 8
   return { running, caps };
 }
 
+/**
+ * Reads `knee` `readings` times, READING_MS apart, on a server running every
+ * call it is sent (up to `ready`, the batch) that decodes `tokensPerSecond(batch,
+ * reading)`; returns the cap after each reading.
+ */
+function readAtRates(knee: ThroughputKnee, readings: number, ready: number, tokensPerSecond: (batch: number, reading: number) => number): number[] {
+  let tokens = 0;
+  const caps: number[] = [];
+  for (let reading = 1; reading <= readings; reading++) {
+    const batch = Math.min(knee.cap, ready);
+    tokens += tokensPerSecond(batch, reading) * (READING_MS / 1000);
+    knee.onReading({ running: batch, waiting: 0, generationTokens: tokens }, reading * READING_MS, batch);
+    caps.push(knee.cap);
+  }
+  return caps;
+}
+
 describe('throughput knee', () => {
   test('on a server that shares 8,000 tokens/s at most 100 per sequence, the cap settles just over 80 sequences', () => {
     const knee = createThroughputKnee();
@@ -128,15 +145,7 @@ describe('throughput knee', () => {
     // quarter of its time on the prefill of those just admitted, so the window that ends the slow
     // start reads 6,000 tokens/s: a knee of 60.
     const throughputOf = (batch: number) => Math.min(8_000, 100 * batch) * (batch > 200 ? 0.75 : 1);
-    const knee = createThroughputKnee();
-    let tokens = 0;
-    const caps: number[] = [];
-    for (let reading = 1; reading <= 200; reading++) {
-      const batch = Math.min(knee.cap, 500);
-      tokens += throughputOf(batch) * (READING_MS / 1000);
-      knee.onReading({ running: batch, waiting: 0, generationTokens: tokens }, reading * READING_MS, batch);
-      caps.push(knee.cap);
-    }
+    const caps = readAtRates(createThroughputKnee(), 200, 500, throughputOf);
     // The misread knee put the cap under 80 for a while, then the cap grew to the knee or above.
     expect(Math.min(...caps.slice(20))).toBeLessThan(80);
     expect(caps.at(-1)).toBeGreaterThanOrEqual(80);
@@ -149,16 +158,13 @@ describe('throughput knee', () => {
     // run at full speed at the cap, which grows by a quarter at a time; the knee it reported stayed
     // at 16 (progress: "limit 75 (…, knee 16)" with 75 calls in flight).
     const knee = createThroughputKnee();
-    let tokens = 0;
     let stalledReadings = 0;
-    for (let reading = 1; reading <= 400; reading++) {
-      const batch = Math.min(knee.cap, 500);
+    readAtRates(knee, 400, 500, (batch) => {
       // The first readings at 64 decode no more than the 16 before (a CPU-bound server, a stalled counter).
       const stall = batch === 64 && stalledReadings < 8;
       if (stall) stalledReadings++;
-      tokens += (stall ? 16 : batch) * 100 * (READING_MS / 1000);
-      knee.onReading({ running: batch, waiting: 0, generationTokens: tokens }, reading * READING_MS, batch);
-    }
+      return (stall ? 16 : batch) * 100;
+    });
     expect(knee.cap).toBeGreaterThan(100);
     expect((knee.knee as number) * CAP_OVER_KNEE).toBeGreaterThanOrEqual(knee.cap / 1.25 - 1);
   });
@@ -170,15 +176,11 @@ describe('throughput knee', () => {
     const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
     const endCaps: number[] = [];
     for (let server = 0; server < 20; server++) {
-      const knee = createThroughputKnee();
-      let tokens = 0;
-      for (let reading = 1; reading <= 1_200; reading++) {
-        const batch = Math.min(knee.cap, 2_000);
+      const caps = readAtRates(createThroughputKnee(), 1_200, 2_000, (batch) => {
         const dip = random() < 1 / 30 ? 0.2 : 1;
-        tokens += Math.min(8_000, 100 * batch) * (0.9 + 0.2 * random()) * dip * (READING_MS / 1000);
-        knee.onReading({ running: batch, waiting: 0, generationTokens: tokens }, reading * READING_MS, batch);
-      }
-      endCaps.push(knee.cap);
+        return Math.min(8_000, 100 * batch) * (0.9 + 0.2 * random()) * dip;
+      });
+      endCaps.push(caps.at(-1) as number);
     }
     // Before: a median of 165 and up to 293 (each sequence at less than a third of its speed).
     endCaps.sort((a, b) => a - b);
