@@ -7,7 +7,7 @@
  */
 import OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
-import { boundedBody, logprobEntries, replyByteCap, startWatchdog, type Watchdog } from './reply/reply-bounds.ts';
+import { boundedBody, KeepAlivesOnlyError, logprobEntries, replyByteCap, startWatchdog, type Watchdog } from './reply/reply-bounds.ts';
 import { createReplyMeter, derivedTotal, replyLimits, weighUsage, type ReplyMeter } from './reply/completion-bounds.ts';
 import { FINISH_GRACE_MS } from './reply/stream-end.ts';
 import { promptFiltered } from './request/prompt-filtered.ts';
@@ -26,7 +26,7 @@ import { ByteBuilder } from './reply/byte-builder.ts';
 
 /** What an attempt works with. */
 export interface AttemptContext {
-  options: Pick<GatewayOptions, 'timeoutMs' | 'totalTimeoutMs' | 'totalFloor' | 'countTokens' | 'onUnstreamed' | 'onKeepAlive' | 'finishGraceMs'>;
+  options: Pick<GatewayOptions, 'timeoutMs' | 'totalTimeoutMs' | 'keepAliveTimeoutMs' | 'totalFloor' | 'countTokens' | 'onUnstreamed' | 'onKeepAlive' | 'onKeepAlivesOnly' | 'finishGraceMs'>;
   stream: boolean;
   /** What the call's attempts are counted into. */
   tally: Tally;
@@ -79,7 +79,8 @@ export async function attempt(context: AttemptContext, request: CompletionReques
   const stream = context.stream && !state.omitted.has('stream');
   // OpenAI's reasoning models send nothing while they think: the idle limit waits for their first text.
   const idleFromText = state.dialect === 'openai-reasoning';
-  const watchdog = startWatchdog({ idleMs: context.options.timeoutMs, total: totalLimitOf(context.options, request.maxTokens), signal, idleFromText });
+  const keepAliveMs = context.options.keepAliveTimeoutMs ?? 2 * context.options.timeoutMs;
+  const watchdog = startWatchdog({ idleMs: context.options.timeoutMs, total: totalLimitOf(context.options, request.maxTokens), keepAliveMs, signal, idleFromText });
   const limits = replyLimits(request.maxTokens, request.room);
   const meter = createReplyMeter(limits, watchdog);
   const count = context.options.countTokens;
@@ -110,16 +111,23 @@ export async function attempt(context: AttemptContext, request: CompletionReques
     const streams = stream || (response.headers.get('content-type') ?? '').toLowerCase().includes('text/event-stream');
     const bytes = boundedBody((response as unknown as TransportResponse).body, replyByteCap(limits.room, streams, logprobEntries(request.sampling?.extraBody)), watchdog);
     if (!streams) return whole(fromWholeJson(await readWhole(bytes, watchdog), response.headers));
+    // From its first byte an event stream is held to the keep-alive limit: blank lines before its first event are keep-alives too.
+    watchdog.readingEvents(true);
     const sorted = await sortBody(bytes);
-    if (sorted.json) return whole(unstreamedReply(context, state, await readWhole(sorted.body, watchdog), response.headers));
+    if (sorted.json) {
+      watchdog.readingEvents(false);
+      return whole(unstreamedReply(context, state, await readWhole(sorted.body, watchdog), response.headers));
+    }
     // The server's chunks, as the OpenAI API defines them; fromStream reads every field defensively.
     const onKeepAlive = (data: string) => tellOnce(context.toldOnce, `keep-alive\n${state.url}`, () => context.options.onKeepAlive?.(state.url, data));
-    const chunks = sseEvents(sorted.body, response.headers, onKeepAlive) as AsyncGenerator<ChatCompletionChunk[]>;
+    const chunks = sseEvents(sorted.body, response.headers, onKeepAlive, () => watchdog.heard()) as AsyncGenerator<ChatCompletionChunk[]>;
     return await streamed(context, { state, watchdog, meter, tokens, watched, askedUsage, started }, chunks);
   } catch (error) {
     tokens?.stop();
     if (signal?.aborted) throw signal.reason ?? error;
-    throw watchdog.failure ?? error;
+    const failure = watchdog.failure;
+    if (failure instanceof KeepAlivesOnlyError) tellOnce(context.toldOnce, `keep-alives only\n${state.url}`, () => context.options.onKeepAlivesOnly?.(state.url, failure.limitMs));
+    throw failure ?? error;
   } finally {
     watched.ended();
     watchdog.dispose();

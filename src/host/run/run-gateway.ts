@@ -11,6 +11,7 @@ export function createRunGateway(config: GatewayConfig, options: { encodeJson: J
     concurrency: config.concurrency,
     timeoutMs: config.timeoutSeconds * 1000,
     totalTimeoutMs: config.totalTimeoutSeconds === null ? null : config.totalTimeoutSeconds * 1000,
+    keepAliveTimeoutMs: config.keepAliveTimeoutSeconds === null ? null : config.keepAliveTimeoutSeconds * 1000,
     stream: config.stream,
     ...(config.replicaMaxInFlight === null ? {} : { replicaMaxInFlight: config.replicaMaxInFlight }),
     dialect: config.dialect,
@@ -41,6 +42,11 @@ export function createRunGateway(config: GatewayConfig, options: { encodeJson: J
       options.say(
         `tmas: warning: ${endpoint} sends data that is no JSON inside its streams (data: ${JSON.stringify(data.slice(0, 40))}), as a proxy or gateway does to keep a connection open; ` +
           'such data is skipped as a keep-alive (data that opens with { and does not parse is still a damaged reply, retried).',
+      ),
+    onKeepAlivesOnly: (endpoint, limitMs) =>
+      options.say(
+        `tmas: warning: ${endpoint} sent nothing but keep-alives (comments such as ": ping", no event with data) for ${limitMs / 1000} s on a call; the attempt was given up and retried, and the progress line counts such retries as keepalive. ` +
+          'A proxy in front of a server that hung does this: check the server behind it. A model that reasons in hidden for longer (through OpenRouter) needs a higher --keepalive-timeout.',
       ),
     onSeveralChoices: (endpoint, choices) =>
       options.say(
