@@ -87,6 +87,8 @@ export interface GatewayOptions {
   onUnstreamed?: (endpoint: string) => void;
   /** Hears, once per endpoint, that its `/metrics` are not used (our streams belie them), and why: its load is inferred from our streams from then on. */
   onMetricsUnused?: (endpoint: string, reason: string) => void;
+  /** Hears, once per endpoint, that its `/metrics`, which did not answer when the run started (a 404, another page), answer now: its load is read from them from then on. */
+  onMetricsFound?: (endpoint: string) => void;
   /** Retries after the first attempt. */
   maxRetries: number;
   backoff?: BackoffOptions;

@@ -62,6 +62,7 @@ export function createRunGateway(config: GatewayConfig, options: { encodeJson: J
       options.say(
         `tmas: warning: ${endpoint}: ${reason}. Its metrics are not used from now on: its load is inferred from our streams, and its throughput knee measured from them.`,
       ),
+    onMetricsFound: (endpoint) => options.say(`tmas: ${endpoint}: its /metrics answer now (they did not when the run started); its load is read from them from now on.`),
     // A replica drained or back is told (a call's own retries are counted in the progress line instead).
     onRetry: (event) => {
       if (event.attempt === 0) options.say(`tmas: replica ${event.endpoint}: ${event.error}`);
