@@ -194,6 +194,8 @@ async function streamed(context: AttemptContext, parts: StreamParts, chunks: Asy
   // The usage so far this stream reported: each chunk's count, less the last, is what the server decoded meanwhile.
   let reported = 0;
   const onUsage = (sofar: { completionTokens: number; limited: number } | null) => {
+    // A count the text so far cannot have taken (10^12 tokens beside a word) is skipped: added to the knee's count, it read as a burst of throughput.
+    if (sofar !== null && meter.impossible(sofar.limited)) return;
     if (sofar !== null) meter.tokens(sofar.limited);
     if (!askedUsage) return;
     if (sofar === null) return refuseStreamUsage(state);

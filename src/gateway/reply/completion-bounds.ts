@@ -61,6 +61,28 @@ export function textCharCap(maxTokens: number): number {
 }
 
 /**
+ * Tokens a character of text may have taken at most: a byte-level tokenizer
+ * writes a character outside the BMP (four UTF-8 bytes, two UTF-16 units) in
+ * up to four tokens, two a unit; a few special tokens show nothing.
+ */
+const MAX_TOKENS_PER_CHAR = 4;
+const SILENT_TOKENS = 64;
+
+/**
+ * Whether a count of `completionTokens`, beside a text of `chars` characters,
+ * is no count of it: more than twice the reply's room, which no server
+ * generates (a runaway that streams its usage passes the room a few tokens
+ * at a time, and is cut there), and more than the text could have taken. A
+ * server's usage block of 10^12 completion tokens beside the answer "4"
+ * failed the reply as a runaway past its limit; it was sent again and paid,
+ * and the call failed with its right answer. Hidden reasoning (OpenAI's) is
+ * counted within the limit, so it never reads as such.
+ */
+export function impossibleCount(completionTokens: number, chars: number, room: number): boolean {
+  return completionTokens > 2 * room + SILENT_TOKENS && completionTokens > MAX_TOKENS_PER_CHAR * chars + SILENT_TOKENS;
+}
+
+/**
  * Whether a reported usage of `completionTokens` can hold a text of `chars`
  * characters, by the bound of `textCharCap`: a 10 MB text that claims 12
  * tokens cannot, and its usage is not believed.
@@ -141,6 +163,8 @@ export interface ReplyMeter {
   tokens(completionTokens: number): void;
   /** The usage a reply ended with, within its limits, as it is journaled (reasoningApart); throws past them. */
   settle(usage: ReadUsage): UsageCounts;
+  /** Whether a count of `completionTokens` (those the limit bounds) is none, beside the text so far (impossibleCount). */
+  impossible(completionTokens: number): boolean;
 }
 
 /** Starts the meter of one attempt. */
@@ -154,6 +178,8 @@ export function createReplyMeter(limits: ReplyLimits, watchdog: Watchdog): Reply
     throw error;
   };
   const tokens = (completionTokens: number) => {
+    // A count the text cannot have taken is no count: the reply is weighed by its text (weighUsage) instead.
+    if (impossibleCount(completionTokens, chars, room)) return;
     if (completionTokens > room) over(`the server counted ${completionTokens} completion tokens`, roomBound(limits));
   };
   return {
@@ -170,6 +196,7 @@ export function createReplyMeter(limits: ReplyLimits, watchdog: Watchdog): Reply
       tokens(settled.completionTokens - (settled.reasoningBeside ?? 0));
       return settled;
     },
+    impossible: (completionTokens) => impossibleCount(completionTokens, chars, room),
   };
 }
 
@@ -206,7 +233,8 @@ export interface WeighedUsage<R> {
 export function weighUsage<R extends { usage: ReadUsage | null }>(reply: R, chars: number, meter: ReplyMeter): WeighedUsage<R> {
   if (reply.usage === null) return { reply, belied: null };
   const claimed = reply.usage.completionTokens;
-  if (!usageHolds(chars, claimed) || (claimed === 0 && chars > 0)) return { reply: { ...reply, usage: null }, belied: claimed };
+  const impossible = meter.impossible(limitedTokens(reply.usage));
+  if (impossible || !usageHolds(chars, claimed) || (claimed === 0 && chars > 0)) return { reply: { ...reply, usage: null }, belied: claimed };
   return { reply: { ...reply, usage: meter.settle(reply.usage) }, belied: null };
 }
 
