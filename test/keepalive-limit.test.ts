@@ -54,7 +54,7 @@ describe('keep-alives alone keep a call alive up to --keepalive-timeout', () => 
   test('a proxy in front of a hung server, pinging every 20 ms, is given up at the bound, retried, and the call fails naming the flag', async () => {
     const { outcome, ms, requests, stats, told } = await callAgainst((res) => ping(res, ': ping\n\n', 20), { keepAliveTimeoutMs: 300 });
     expect(outcome).toBeInstanceOf(CallFailedError);
-    expect((outcome as CallFailedError).message).toMatch(/sent only keep-alives \(comments such as ": ping", no event with data\) for 0 s \(--keepalive-timeout 0\.3\)/);
+    expect((outcome as CallFailedError).message).toMatch(/sent only keep-alives \(comments such as ": ping", no event with data\) or bytes too slow to end one, for 0\.\d s \(--keepalive-timeout 0\.3\)/);
     expect(requests).toBe(2);
     expect(stats.retriesByCause).toEqual({ keepalive: 1 });
     // Two attempts of 300 ms each, not the idle limit (30 s) nor the total limit (an hour).
@@ -110,5 +110,28 @@ describe('keep-alives alone keep a call alive up to --keepalive-timeout', () => 
     }, { timeoutMs: 200, keepAliveTimeoutMs: 250 });
     expect(outcome).toMatchObject({ content: 'xxxxxxxxx4', attempts: 1 });
     expect(requests).toBe(1);
+  });
+});
+
+describe('a server that accepts connections and never answers', () => {
+  test('every call fails at the idle limit with the message that names --timeout, never the client\'s bare "Request timed out."', async () => {
+    const { createServer } = await import('node:net');
+    const sockets = new Set<import('node:net').Socket>();
+    const server = createServer((socket) => {
+      sockets.add(socket);
+      socket.on('error', () => {});
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as import('node:net').AddressInfo).port}/v1`;
+    const gateway = createGateway({ concurrency: 8, timeoutMs: 300, maxRetries: 2, backoff: { baseMs: 1, capMs: 5 }, downAfter: 100 });
+    try {
+      const outcomes = await Promise.all(Array.from({ length: 8 }, (_, seed) => gateway.complete(additionRequest(url, seed, 16)).catch((error: unknown) => (error as Error).message)));
+      // Before, calls whose retries met the client's own timeout (set at the same 300 ms) failed as 'Error: Request timed out.'.
+      for (const message of outcomes) expect(message).toMatch(/no byte from the server for 0\.\d s \(--timeout 0\.3\)/);
+    } finally {
+      gateway.close();
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });

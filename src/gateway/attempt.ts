@@ -36,6 +36,9 @@ export interface AttemptContext {
   toldOnce: Set<string>;
 }
 
+/** How long past the idle limit the client's own timeout waits for an answer's headers. */
+const CLIENT_TIMEOUT_SLACK_MS = 1_000;
+
 /**
  * One OpenAI client per endpoint and key, over our transport; every key
  * used goes into `keys`, so that error messages can be redacted.
@@ -47,8 +50,10 @@ export function createClients(transport: HttpTransport, timeoutMs: number, keys:
     const id = `${endpoint.baseUrl}\u0000${endpoint.apiKey}`;
     let client = clients.get(id);
     if (!client) {
-      // Retries are ours: we count them, honour Retry-After and release the slot while waiting.
-      client = new OpenAI({ baseURL: endpoint.baseUrl, apiKey: endpoint.apiKey, maxRetries: 0, timeout: Math.ceil(timeoutMs), fetch: transport.fetch });
+      // Retries are ours: we count them, honour Retry-After and release the slot while waiting. The client's own timeout
+      // is a backstop a second past the watchdog's idle limit: at the same delay it often fired first on a retry (a timer
+      // may fire a little before the clock says it is due), and the call failed as 'Request timed out.', naming no flag.
+      client = new OpenAI({ baseURL: endpoint.baseUrl, apiKey: endpoint.apiKey, maxRetries: 0, timeout: Math.ceil(timeoutMs) + CLIENT_TIMEOUT_SLACK_MS, fetch: transport.fetch });
       clients.set(id, client);
     }
     return client;

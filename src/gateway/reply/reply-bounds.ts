@@ -128,7 +128,7 @@ export function startWatchdog(options: WatchdogLimits): Watchdog {
       const now = performance.now();
       const quiet = now - lastByte;
       const pinged = events ? now - lastEvent : 0;
-      if (quiet >= options.idleMs) expire(new ReplyError('timeout', `no byte from the server for ${Math.round(quiet / 1000)} s (--timeout ${options.idleMs / 1000})`));
+      if (quiet >= options.idleMs) expire(new ReplyError('timeout', `no byte from the server for ${secondsText(quiet)} s (--timeout ${options.idleMs / 1000})`));
       else if (pinged >= keepAliveMs) expire(new KeepAlivesOnlyError(pinged, keepAliveMs));
       else armIdle(Math.min(options.idleMs - quiet, events ? keepAliveMs - pinged : Number.POSITIVE_INFINITY));
     }, Math.min(ms, MAX_TIMER_MS));
@@ -172,13 +172,18 @@ export function startWatchdog(options: WatchdogLimits): Watchdog {
   };
 }
 
+/** A time in seconds as a message shows it beside its flag: 0.3 for a limit of 0.3 s (rounded to whole seconds, it read "for 0 s"), whole from 10 s. */
+function secondsText(ms: number): string {
+  return ms < 10_000 ? String(Math.round(ms / 100) / 10) : String(Math.round(ms / 1000));
+}
+
 /** An event stream that sent keep-alives alone (`: ping`, empty or non-JSON events) for longer than `--keepalive-timeout`: a timeout, retried as one. */
 export class KeepAlivesOnlyError extends ReplyError {
   constructor(
     readonly pingedMs: number,
     readonly limitMs: number,
   ) {
-    super('timeout', `the server sent only keep-alives (comments such as ": ping", no event with data) for ${Math.round(pingedMs / 1000)} s (--keepalive-timeout ${limitMs / 1000})`);
+    super('timeout', `the server sent only keep-alives (comments such as ": ping", no event with data) or bytes too slow to end one, for ${secondsText(pingedMs)} s (--keepalive-timeout ${limitMs / 1000})`);
     this.name = 'KeepAlivesOnlyError';
   }
 }
