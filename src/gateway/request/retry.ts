@@ -5,7 +5,7 @@
  */
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { ConnectionLostError, HeadersTooLargeError } from './http-transport.ts';
-import { redirectAdvice } from './redirects.ts';
+import { REDIRECT_LOOP, redirectAdvice } from './redirects.ts';
 import { WEB_PAGE } from './error-body.ts';
 import { KeepAlivesOnlyError, ReplyError } from '../reply/reply-bounds.ts';
 import { NotStreamedError } from '../reply/json-reply.ts';
@@ -235,6 +235,8 @@ function tooLarge(error: APIError): string {
  */
 function redirectHint(error: APIError): string {
   const location = error.status !== undefined && error.status >= 300 && error.status < 400 ? error.headers?.get('location') : null;
+  // A loop's note (the transport's) says what to do; advice to give its target would name the base URL given.
+  if (error.message.includes(REDIRECT_LOOP)) return '';
   return location ? ` (a redirect to ${location}: ${redirectAdvice(location)})` : '';
 }
 
