@@ -2,7 +2,8 @@
  * A usage block whose completion tokens no text could have taken (10^12
  * beside the answer "4"), from a real server over a real socket: the reply
  * is the answer, counted by its text, sent once; a count past the limit that
- * its text holds (a server that ignores max_tokens) is still cut.
+ * its text holds (a server that ignores max_tokens) is still cut; prompt
+ * tokens the request's bytes cannot hold are none.
  */
 import type { ServerResponse } from 'node:http';
 import { describe, expect } from 'vitest';
@@ -44,6 +45,18 @@ describe('a usage no text could have taken is no count', () => {
     });
     expect(outcome).toMatchObject({ content: '4', attempts: 1, usage: null });
     expect(requests).toBe(1);
+  });
+
+  test('prompt tokens past the bytes of the request (10^15) are none: 0, as for a usage without them; a count the request holds is kept', async () => {
+    const answerWith = (usage: object) => (res: ServerResponse) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ id: 'x', object: 'chat.completion', created: 0, model: 'tmas-sim', choices: [{ index: 0, message: { role: 'assistant', content: '4' }, finish_reason: 'stop' }], usage }));
+    };
+    const absurd = await callAgainst(answerWith({ prompt_tokens: 1_000_000_000_000_000, completion_tokens: 1, total_tokens: 1_000_000_000_000_001 }));
+    // Before: promptTokens 10^15, journaled and summed into the run's totals.
+    expect(absurd.outcome).toMatchObject({ content: '4', usage: { promptTokens: 0, completionTokens: 1 } });
+    const honest = await callAgainst(answerWith({ prompt_tokens: 30, completion_tokens: 1, total_tokens: 31 }));
+    expect(honest.outcome).toMatchObject({ usage: { promptTokens: 30, completionTokens: 1 } });
   });
 
   test('a server that ignores max_tokens, its text holding the count it reports past the limit, is still cut and retried', async () => {

@@ -87,7 +87,7 @@ export async function attempt(context: AttemptContext, request: CompletionReques
   const keepAliveMs = context.options.keepAliveTimeoutMs ?? 2 * context.options.timeoutMs;
   const watchdog = startWatchdog({ idleMs: context.options.timeoutMs, total: totalLimitOf(context.options, request.maxTokens), keepAliveMs, signal, idleFromText });
   const limits = replyLimits(request.maxTokens, request.room);
-  const meter = createReplyMeter(limits, watchdog);
+  const meter = createReplyMeter(limits, watchdog, body.byteLength);
   const count = context.options.countTokens;
   const tokens = count === undefined ? null : createReplyTokens({ limits, count, signal, onOver: (error) => watchdog.fail(error) });
   const whole = (reply: Reply): Attempted => {

@@ -167,8 +167,23 @@ export interface ReplyMeter {
   impossible(completionTokens: number): boolean;
 }
 
-/** Starts the meter of one attempt. */
-export function createReplyMeter(limits: ReplyLimits, watchdog: Watchdog): ReplyMeter {
+/**
+ * Tokens a prompt may count beyond the bytes of the request that carried it:
+ * a chat template's markers and a system prompt a proxy adds. A byte-level
+ * tokenizer takes at least a byte a token, and the request holds every byte
+ * of the prompt (escaped, so more), so a count past them and this is none:
+ * a usage of 10^15 prompt tokens was journaled, and summed into every total
+ * and budget of the run.
+ */
+const PROMPT_TOKENS_BEYOND_BYTES = 8_192;
+
+/** The prompt tokens a usage states, or 0 (as for a usage without them) when the request's `requestBytes` cannot hold them. */
+function possiblePromptTokens(promptTokens: number, requestBytes: number | undefined): number {
+  return requestBytes !== undefined && promptTokens > requestBytes + PROMPT_TOKENS_BEYOND_BYTES ? 0 : promptTokens;
+}
+
+/** Starts the meter of one attempt; `requestBytes`, the size of its request, bounds the prompt tokens a usage may state. */
+export function createReplyMeter(limits: ReplyLimits, watchdog: Watchdog, requestBytes?: number): ReplyMeter {
   const { maxTokens, room } = limits;
   const cap = textCharCap(room);
   let chars = 0;
@@ -189,7 +204,8 @@ export function createReplyMeter(limits: ReplyLimits, watchdog: Watchdog): Reply
     },
     tokens,
     settle(usage) {
-      const { reasoningAmong, ...counts } = usage;
+      const { reasoningAmong, ...stated } = usage;
+      const counts = { ...stated, promptTokens: possiblePromptTokens(stated.promptTokens, requestBytes) };
       const apart = reasoningApart(counts, reasoningAmong, limits);
       const settled = apart > 0 ? { ...counts, reasoningApart: apart } : counts;
       if (limitedTokens(settled) > maxTokens) over(`the server counted ${limitedTokens(settled)} completion tokens`);
