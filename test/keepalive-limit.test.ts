@@ -54,7 +54,7 @@ describe('keep-alives alone keep a call alive up to --keepalive-timeout', () => 
   test('a proxy in front of a hung server, pinging every 20 ms, is given up at the bound, retried, and the call fails naming the flag', async () => {
     const { outcome, ms, requests, stats, told } = await callAgainst((res) => ping(res, ': ping\n\n', 20), { keepAliveTimeoutMs: 300 });
     expect(outcome).toBeInstanceOf(CallFailedError);
-    expect((outcome as CallFailedError).message).toMatch(/sent only keep-alives \(comments such as ": ping", no event with data\) or bytes too slow to end one, for 0\.\d s \(--keepalive-timeout 0\.3\)/);
+    expect((outcome as CallFailedError).message).toMatch(/sent only keep-alives \(comments such as ": ping", events without text\) or bytes too slow to end one, for 0\.\d s \(--keepalive-timeout 0\.3\)/);
     expect(requests).toBe(2);
     expect(stats.retriesByCause).toEqual({ keepalive: 1 });
     // Two attempts of 300 ms each, not the idle limit (30 s) nor the total limit (an hour).
@@ -63,8 +63,9 @@ describe('keep-alives alone keep a call alive up to --keepalive-timeout', () => 
     expect(told[0]?.[1]).toBe(300);
   });
 
-  test('the bound defaults to twice --timeout; blank lines, empty and non-JSON events are keep-alives too', async () => {
-    for (const event of ['\n', 'data:\n\n', 'data: ping\n\n', ': OPENROUTER PROCESSING\n\n']) {
+  test('the bound defaults to twice --timeout; blank lines, empty and non-JSON events, chunks without text are keep-alives too', async () => {
+    const emptyChoices = `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 0, model: 'tmas-sim', choices: [] })}\n\n`;
+    for (const event of ['\n', 'data:\n\n', 'data: ping\n\n', ': OPENROUTER PROCESSING\n\n', emptyChoices, chatChunkEvent({ role: 'assistant', content: '' })]) {
       const { outcome, ms, stats } = await callAgainst((res) => ping(res, event, 20), { timeoutMs: 150 });
       expect(outcome, JSON.stringify(event)).toBeInstanceOf(CallFailedError);
       expect((outcome as CallFailedError).message).toMatch(/--keepalive-timeout 0\.3\)/);

@@ -125,7 +125,7 @@ export async function attempt(context: AttemptContext, request: CompletionReques
     }
     // The server's chunks, as the OpenAI API defines them; fromStream reads every field defensively.
     const onKeepAlive = (data: string) => tellOnce(context.toldOnce, `keep-alive\n${state.url}`, () => context.options.onKeepAlive?.(state.url, data));
-    const chunks = sseEvents(sorted.body, response.headers, onKeepAlive, () => watchdog.heard()) as AsyncGenerator<ChatCompletionChunk[]>;
+    const chunks = sseEvents(sorted.body, response.headers, onKeepAlive) as AsyncGenerator<ChatCompletionChunk[]>;
     return await streamed(context, { state, watchdog, meter, tokens, watched, askedUsage, started }, chunks);
   } catch (error) {
     tokens?.stop();
@@ -201,6 +201,8 @@ async function streamed(context: AttemptContext, parts: StreamParts, chunks: Asy
   const onUsage = (sofar: { completionTokens: number; limited: number } | null) => {
     // A count the text so far cannot have taken (10^12 tokens beside a word) is skipped: added to the knee's count, it read as a burst of throughput.
     if (sofar !== null && meter.impossible(sofar.limited)) return;
+    // A count of tokens says the server generates (hidden reasoning that streams its usage): not a keep-alive.
+    if (sofar !== null) watchdog.heard();
     if (sofar !== null) meter.tokens(sofar.limited);
     if (!askedUsage) return;
     if (sofar === null) return refuseStreamUsage(state);
@@ -211,6 +213,8 @@ async function streamed(context: AttemptContext, parts: StreamParts, chunks: Asy
   };
   let chars = 0;
   const onText = (count: number) => {
+    // Text restarts the keep-alive limit; events that bring none (empty choices, a role alone) are keep-alives.
+    watchdog.heard();
     meter.text(count);
     tally.streamed(count);
     if (state.streamUsage.state === 'text') state.text.add(count);

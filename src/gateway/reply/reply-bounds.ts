@@ -68,7 +68,7 @@ export interface Watchdog {
   touch(): void;
   /** Whether the reply is read as an event stream from now on: then bytes that bring no event (keep-alives) keep it alive for `keepAliveMs` at most. */
   readingEvents(on: boolean): void;
-  /** Call on every read that brought an event with data: restarts the keep-alive limit. */
+  /** Call when the reply brought something (text, reasoning, a count of tokens): restarts the keep-alive limit. */
   heard(): void;
   /** Call when the reply's first text came: starts an idle limit held until then (`idleFromText`). */
   textStarted(): void;
@@ -84,7 +84,7 @@ export interface Watchdog {
 export interface WatchdogLimits {
   idleMs: number;
   total: { ms: number; label: string } | null;
-  /** How long an event stream may send keep-alives alone (bytes that bring no event): `--keepalive-timeout`; none when absent. */
+  /** How long an event stream may send keep-alives alone (bytes that bring no text nor count of tokens): `--keepalive-timeout`; none when absent. */
   keepAliveMs?: number;
   signal?: AbortSignal | undefined;
   idleFromText?: boolean;
@@ -104,7 +104,7 @@ export interface WatchdogLimits {
  * total limit (10 min plus the completion limit at 2 tokens/s: hours) ended the
  * attempt. Keep-alives still keep a call alive (a model behind OpenRouter that
  * reasons in hidden is pinged for minutes, and cutting it pays it again), but
- * only for `keepAliveMs` since the last event with data.
+ * only for `keepAliveMs` since the reply last brought text or a count of tokens.
  */
 export function startWatchdog(options: WatchdogLimits): Watchdog {
   const controller = new AbortController();
@@ -152,6 +152,7 @@ export function startWatchdog(options: WatchdogLimits): Watchdog {
       lastEvent = performance.now();
     },
     heard() {
+      // The byte that brought it was just touched: no clock read more per token.
       lastEvent = lastByte;
     },
     textStarted() {
@@ -183,7 +184,7 @@ export class KeepAlivesOnlyError extends ReplyError {
     readonly pingedMs: number,
     readonly limitMs: number,
   ) {
-    super('timeout', `the server sent only keep-alives (comments such as ": ping", no event with data) or bytes too slow to end one, for ${secondsText(pingedMs)} s (--keepalive-timeout ${limitMs / 1000})`);
+    super('timeout', `the server sent only keep-alives (comments such as ": ping", events without text) or bytes too slow to end one, for ${secondsText(pingedMs)} s (--keepalive-timeout ${limitMs / 1000})`);
     this.name = 'KeepAlivesOnlyError';
   }
 }

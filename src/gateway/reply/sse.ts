@@ -90,12 +90,10 @@ type StreamEnd = typeof STREAM_DONE | undefined;
  * (then the reads end with STREAM_DONE: what follows, a second `[DONE]`
  * included, is not read) or the end; an `{"error": …}` event throws the
  * server's error. Data that is no JSON object and names no chunk's key is a
- * keep-alive (isKeepAlive), given to `onKeepAlive` and skipped. `onEvents`
- * hears each read that brought events, `[DONE]` included: what keep-alives
- * alone never bring (the watchdog's keep-alive limit, reply-bounds.ts).
+ * keep-alive (isKeepAlive), given to `onKeepAlive` and skipped.
  */
-export function sseEvents(body: AsyncIterable<Uint8Array>, headers: Headers, onKeepAlive?: (data: string) => void, onEvents?: () => void): AsyncIterableIterator<unknown[], StreamEnd> {
-  return new EventReads(body[Symbol.asyncIterator](), headers, onKeepAlive, onEvents);
+export function sseEvents(body: AsyncIterable<Uint8Array>, headers: Headers, onKeepAlive?: (data: string) => void): AsyncIterableIterator<unknown[], StreamEnd> {
+  return new EventReads(body[Symbol.asyncIterator](), headers, onKeepAlive);
 }
 
 /**
@@ -127,7 +125,6 @@ class EventReads implements AsyncIterableIterator<unknown[], StreamEnd> {
     private readonly chunks: AsyncIterator<Uint8Array>,
     private readonly headers: Headers,
     private readonly onKeepAlive?: (data: string) => void,
-    private readonly onEvents?: () => void,
   ) {}
 
   [Symbol.asyncIterator](): this {
@@ -144,7 +141,6 @@ class EventReads implements AsyncIterableIterator<unknown[], StreamEnd> {
         }
         const { done, value } = await this.chunks.next();
         const events = this.read(done === true ? null : value);
-        if (events.length > 0 || this.end !== null) this.onEvents?.();
         if (events.length > 0) return { done: false, value: events };
       }
     } catch (error) {

@@ -45,7 +45,7 @@ export function createRunGateway(config: GatewayConfig, options: { encodeJson: J
       ),
     onKeepAlivesOnly: (endpoint, limitMs) =>
       options.say(
-        `tmas: warning: ${endpoint} sent nothing but keep-alives (comments such as ": ping", no event with data) for ${limitMs / 1000} s on a call; the attempt was given up and retried, and the progress line counts such retries as keepalive. ` +
+        `tmas: warning: ${endpoint} sent nothing but keep-alives (comments such as ": ping", events without text) for ${limitMs / 1000} s on a call; the attempt was given up and retried, and the progress line counts such retries as keepalive. ` +
           'A proxy in front of a server that hung does this: check the server behind it. A model that reasons in hidden for longer (through OpenRouter) needs a higher --keepalive-timeout.',
       ),
     onSeveralChoices: (endpoint, choices) =>
