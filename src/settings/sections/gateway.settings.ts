@@ -69,7 +69,7 @@ export const GATEWAY_SETTINGS = [
   setting<number, number | null>({
     flags: '--keepalive-timeout <seconds>',
     section: 'gateway',
-    help: "how long a stream may send keep-alives alone (comments such as ': ping', events without data) before its attempt is given up and retried: a proxy in front of a hung server pings forever, each ping restarting --timeout; raise it for a model that reasons in hidden behind a proxy that pings meanwhile (OpenRouter)",
+    help: "how long a stream may send keep-alives alone (comments such as ': ping', events without text: empty choices, a role alone) before its attempt is given up and retried: a proxy in front of a hung server pings forever, each ping restarting --timeout; raise it for a model that reasons in hidden behind a proxy that pings meanwhile (OpenRouter)",
     defaultText: 'twice --timeout',
     parse: decimal(0.1, 7 * 86_400),
     shapesCalls: false,
