@@ -8,7 +8,7 @@
 import OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { boundedBody, KeepAlivesOnlyError, logprobEntries, replyByteCap, startWatchdog, type Watchdog } from './reply/reply-bounds.ts';
-import { createReplyMeter, derivedTotal, replyLimits, weighUsage, type ReplyMeter } from './reply/completion-bounds.ts';
+import { createReplyMeter, defaultKeepAliveMs, derivedTotal, replyLimits, weighUsage, type ReplyMeter } from './reply/completion-bounds.ts';
 import { FINISH_GRACE_MS } from './reply/stream-end.ts';
 import { promptFiltered } from './request/prompt-filtered.ts';
 import { createReplyTokens, type ReplyTokens } from './reply/reply-tokens.ts';
@@ -84,7 +84,7 @@ export async function attempt(context: AttemptContext, request: CompletionReques
   const stream = context.stream && !state.omitted.has('stream');
   // OpenAI's reasoning models send nothing while they think: the idle limit waits for their first text.
   const idleFromText = state.dialect === 'openai-reasoning';
-  const keepAliveMs = context.options.keepAliveTimeoutMs ?? 2 * context.options.timeoutMs;
+  const keepAliveMs = context.options.keepAliveTimeoutMs ?? defaultKeepAliveMs(context.options.timeoutMs, request.maxTokens);
   const watchdog = startWatchdog({ idleMs: context.options.timeoutMs, total: totalLimitOf(context.options, request.maxTokens), keepAliveMs, signal, idleFromText });
   const limits = replyLimits(request.maxTokens, request.room);
   const meter = createReplyMeter(limits, watchdog, body.byteLength);

@@ -39,7 +39,7 @@ export interface GatewayOptions {
   timeoutMs: number;
   /** A limit on one attempt's whole duration; when absent or null, one derived from each call's completion limit (completion-bounds.ts). */
   totalTimeoutMs?: number | null;
-  /** How long an event stream may send keep-alives alone (comments, empty or non-JSON events) before its attempt is given up (`--keepalive-timeout`); default twice `timeoutMs`. */
+  /** How long an event stream may send keep-alives alone (comments, empty or non-JSON events) before its attempt is given up (`--keepalive-timeout`); default twice `timeoutMs`, or the call's completion limit at 10 tokens/s when longer (completion-bounds.ts' defaultKeepAliveMs). */
   keepAliveTimeoutMs?: number | null;
   /** What the derived total limit is made of; completion-bounds.ts's base and floor rate when absent (tests shorten them). */
   totalFloor?: TotalFloor;

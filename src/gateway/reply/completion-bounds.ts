@@ -111,6 +111,26 @@ export function countMargin(maxTokens: number): number {
   return Math.ceil(maxTokens * COUNT_MARGIN_SHARE) + COUNT_MARGIN_TOKENS;
 }
 
+/**
+ * The slowest hidden reasoning the default keep-alive limit lets finish, in
+ * tokens per second. A model that reasons in hidden behind a proxy that pings
+ * meanwhile (OpenRouter) streams nothing but keep-alives until its answer, and
+ * a hard problem's thought of 30,000 tokens takes 10 to 30 minutes at the
+ * 20 to 50 tokens/s hosted reasoning models decode: at twice `--timeout`
+ * alone (10 min), each such call was cut, paid again and cut again.
+ */
+export const HIDDEN_REASONING_TOKENS_PER_SECOND = 10;
+
+/**
+ * How long keep-alives alone may keep a stream alive when `--keepalive-timeout`
+ * is not given: twice the idle limit, or the call's completion limit at
+ * HIDDEN_REASONING_TOKENS_PER_SECOND when longer (a call of 32,768 tokens: 55 min,
+ * still far short of its total limit of 4.7 h).
+ */
+export function defaultKeepAliveMs(idleMs: number, maxTokens: number): number {
+  return Math.max(2 * idleMs, (maxTokens / HIDDEN_REASONING_TOKENS_PER_SECOND) * 1000);
+}
+
 /** How the margin is made, for messages. */
 export const COUNT_MARGIN_LABEL = `${COUNT_MARGIN_SHARE * 100}% + ${COUNT_MARGIN_TOKENS}`;
 
