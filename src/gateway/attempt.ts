@@ -201,8 +201,6 @@ async function streamed(context: AttemptContext, parts: StreamParts, chunks: Asy
   const onUsage = (sofar: { completionTokens: number; limited: number } | null) => {
     // A count the text so far cannot have taken (10^12 tokens beside a word) is skipped: added to the knee's count, it read as a burst of throughput.
     if (sofar !== null && meter.impossible(sofar.limited)) return;
-    // A count of tokens says the server generates (hidden reasoning that streams its usage): not a keep-alive.
-    if (sofar !== null) watchdog.heard();
     if (sofar !== null) meter.tokens(sofar.limited);
     if (!askedUsage) return;
     if (sofar === null) return refuseStreamUsage(state);
@@ -233,7 +231,9 @@ async function streamed(context: AttemptContext, parts: StreamParts, chunks: Asy
   const onDelta = tokens === null ? undefined : (piece: string, sofar: () => string, answerSofar: (() => string) | null) => tokens.add(piece, sofar, answerSofar);
   // Choice 0 after another (a server that sends several choices): the count starts over on the choice read.
   const onRestart = () => tokens?.restart();
-  const read = await fromStream(chunks, { started, onText, onFirstEvent: () => watched.started(), onUsage, onRestart, whole, ...(onDelta === undefined ? {} : { onDelta }) });
+  // A count of tokens that grows says the server generates (hidden reasoning that streams its usage, with a choice or without): not a keep-alive.
+  const onCounted = () => watchdog.heard();
+  const read = await fromStream(chunks, { started, onText, onFirstEvent: () => watched.started(), onUsage, onRestart, onCounted, whole, ...(onDelta === undefined ? {} : { onDelta }) });
   const weighed = weighUsage(read, chars, meter);
   const { reply } = weighed;
   onTextEnded(state, chars, reply.usage);
