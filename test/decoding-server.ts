@@ -21,6 +21,8 @@ export interface ScrapeFaults {
   slowMetricsMs?: number;
   /** Past this many scrapes, /metrics answers 404 (a gateway put in front midway, a server restarted without them). */
   metricsGoneAfter?: number;
+  /** Until this many ms after the server started, /metrics answers 404 with an HTML page (SGLang before its exporter, a proxy's route not yet added). */
+  metricsFromMs?: number;
 }
 
 /** Tokens per ms of one sequence below the knee. */
@@ -41,6 +43,8 @@ async function dataParallelServer(faults: ScrapeFaults) {
   let lastAt = performance.now();
   let scrapes = 0;
   let arrivals = 0;
+  let asked = 0;
+  const startedAt = performance.now();
   const advance = () => {
     const now = performance.now();
     const decoded = PER_SEQUENCE * Math.min(held.length, KNEE) * (now - lastAt);
@@ -66,6 +70,11 @@ async function dataParallelServer(faults: ScrapeFaults) {
   };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     if (req.url === '/metrics') {
+      asked++;
+      if (faults.metricsFromMs !== undefined && performance.now() - startedAt < faults.metricsFromMs) {
+        res.writeHead(404, { 'content-type': 'text/html' }).end('<html><body>Not Found</body></html>');
+        return;
+      }
       if (faults.metricsGoneAfter !== undefined && scrapes >= faults.metricsGoneAfter) {
         res.writeHead(404).end('<html><body>Not Found</body></html>');
         return;
@@ -96,6 +105,7 @@ async function dataParallelServer(faults: ScrapeFaults) {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
     running: () => held.length,
+    metricsAsked: () => asked,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())).then(() => server.closeAllConnections()),
   };
 }
@@ -105,7 +115,7 @@ async function dataParallelServer(faults: ScrapeFaults) {
  * `faults`: its knee, and the median of the server's batch over the last
  * second of `ms`, sampled every 50 ms.
  */
-export async function settle(faults: ScrapeFaults, ms: number, options: Pick<GatewayOptions, 'onMetricsUnused'> = {}): Promise<{ knee: number | null; kneeSource: string | null; running: number }> {
+export async function settle(faults: ScrapeFaults, ms: number, options: Pick<GatewayOptions, 'onMetricsUnused' | 'onMetricsFound'> = {}): Promise<{ knee: number | null; kneeSource: string | null; running: number; metricsAsked: number }> {
   const server = await dataParallelServer(faults);
   const gateway = createGateway({ concurrency: 200, timeoutMs: 30_000, maxRetries: 0, loadPollMs: 20, ...options });
   const endAt = performance.now() + ms;
@@ -124,7 +134,7 @@ export async function settle(faults: ScrapeFaults, ms: number, options: Pick<Gat
     }
     const endpoint = gateway.stats.endpoints[0];
     batches.sort((a, b) => a - b);
-    const settled = { knee: endpoint?.knee ?? null, kneeSource: endpoint?.kneeSource ?? null, running: batches[Math.floor(batches.length / 2)] ?? 0 };
+    const settled = { knee: endpoint?.knee ?? null, kneeSource: endpoint?.kneeSource ?? null, running: batches[Math.floor(batches.length / 2)] ?? 0, metricsAsked: server.metricsAsked() };
     // The calls still in flight end within CALL_MS.
     while (calls.length > 0) await Promise.allSettled(calls.splice(0));
     return settled;

@@ -338,3 +338,13 @@ describe('usages and refusals read narrowly enough', () => {
     expect(modelGone(notFound('model: claude-x not found', 'not_found_error'))).toBe(true);
   });
 });
+
+describe('a whole reply of JSON that is no object', () => {
+  test.each(['null', '42', '"ok"', '[]'])('%s under a 200 is a broken reply, retried, and the call fails naming it (before, null threw a TypeError, the call rejected unretried)', async (body) => {
+    const { result, stats } = await callTo((res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body), 1000, { stream: false });
+    expect(result).toBeInstanceOf(CallFailedError);
+    expect((result as CallFailedError).code).toBe('TMAS_CALL_FAILED');
+    expect((result as CallFailedError).message).toContain(`the server answered a request with JSON that is no chat completion (${body})`);
+    expect(stats.retriesByCause).toEqual({ malformed: 1 });
+  });
+});

@@ -7,8 +7,8 @@
  */
 import OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
-import { boundedBody, logprobEntries, replyByteCap, startWatchdog, type Watchdog } from './reply/reply-bounds.ts';
-import { createReplyMeter, derivedTotal, replyLimits, weighUsage, type ReplyMeter } from './reply/completion-bounds.ts';
+import { boundedBody, KeepAlivesOnlyError, logprobEntries, replyByteCap, startWatchdog, type Watchdog } from './reply/reply-bounds.ts';
+import { createReplyMeter, defaultKeepAliveMs, derivedTotal, replyLimits, weighUsage, type ReplyMeter } from './reply/completion-bounds.ts';
 import { FINISH_GRACE_MS } from './reply/stream-end.ts';
 import { promptFiltered } from './request/prompt-filtered.ts';
 import { createReplyTokens, type ReplyTokens } from './reply/reply-tokens.ts';
@@ -26,7 +26,7 @@ import { ByteBuilder } from './reply/byte-builder.ts';
 
 /** What an attempt works with. */
 export interface AttemptContext {
-  options: Pick<GatewayOptions, 'timeoutMs' | 'totalTimeoutMs' | 'totalFloor' | 'countTokens' | 'onUnstreamed' | 'onKeepAlive' | 'finishGraceMs'>;
+  options: Pick<GatewayOptions, 'timeoutMs' | 'totalTimeoutMs' | 'keepAliveTimeoutMs' | 'totalFloor' | 'countTokens' | 'onUnstreamed' | 'onKeepAlive' | 'onKeepAlivesOnly' | 'finishGraceMs'>;
   stream: boolean;
   /** What the call's attempts are counted into. */
   tally: Tally;
@@ -35,6 +35,9 @@ export interface AttemptContext {
   /** What was told once per endpoint (an endpoint that does not stream, one whose streams hold keep-alives): its keys (told-once.ts). */
   toldOnce: Set<string>;
 }
+
+/** How long past the idle limit the client's own timeout waits for an answer's headers. */
+const CLIENT_TIMEOUT_SLACK_MS = 1_000;
 
 /**
  * One OpenAI client per endpoint and key, over our transport; every key
@@ -47,8 +50,10 @@ export function createClients(transport: HttpTransport, timeoutMs: number, keys:
     const id = `${endpoint.baseUrl}\u0000${endpoint.apiKey}`;
     let client = clients.get(id);
     if (!client) {
-      // Retries are ours: we count them, honour Retry-After and release the slot while waiting.
-      client = new OpenAI({ baseURL: endpoint.baseUrl, apiKey: endpoint.apiKey, maxRetries: 0, timeout: Math.ceil(timeoutMs), fetch: transport.fetch });
+      // Retries are ours: we count them, honour Retry-After and release the slot while waiting. The client's own timeout
+      // is a backstop a second past the watchdog's idle limit: at the same delay it often fired first on a retry (a timer
+      // may fire a little before the clock says it is due), and the call failed as 'Request timed out.', naming no flag.
+      client = new OpenAI({ baseURL: endpoint.baseUrl, apiKey: endpoint.apiKey, maxRetries: 0, timeout: Math.ceil(timeoutMs) + CLIENT_TIMEOUT_SLACK_MS, fetch: transport.fetch });
       clients.set(id, client);
     }
     return client;
@@ -79,9 +84,10 @@ export async function attempt(context: AttemptContext, request: CompletionReques
   const stream = context.stream && !state.omitted.has('stream');
   // OpenAI's reasoning models send nothing while they think: the idle limit waits for their first text.
   const idleFromText = state.dialect === 'openai-reasoning';
-  const watchdog = startWatchdog({ idleMs: context.options.timeoutMs, total: totalLimitOf(context.options, request.maxTokens), signal, idleFromText });
+  const keepAliveMs = context.options.keepAliveTimeoutMs ?? defaultKeepAliveMs(context.options.timeoutMs, request.maxTokens);
+  const watchdog = startWatchdog({ idleMs: context.options.timeoutMs, total: totalLimitOf(context.options, request.maxTokens), keepAliveMs, signal, idleFromText });
   const limits = replyLimits(request.maxTokens, request.room);
-  const meter = createReplyMeter(limits, watchdog);
+  const meter = createReplyMeter(limits, watchdog, body.byteLength);
   const count = context.options.countTokens;
   const tokens = count === undefined ? null : createReplyTokens({ limits, count, signal, onOver: (error) => watchdog.fail(error) });
   const whole = (reply: Reply): Attempted => {
@@ -110,8 +116,13 @@ export async function attempt(context: AttemptContext, request: CompletionReques
     const streams = stream || (response.headers.get('content-type') ?? '').toLowerCase().includes('text/event-stream');
     const bytes = boundedBody((response as unknown as TransportResponse).body, replyByteCap(limits.room, streams, logprobEntries(request.sampling?.extraBody)), watchdog);
     if (!streams) return whole(fromWholeJson(await readWhole(bytes, watchdog), response.headers));
+    // From its first byte an event stream is held to the keep-alive limit: blank lines before its first event are keep-alives too.
+    watchdog.readingEvents(true);
     const sorted = await sortBody(bytes);
-    if (sorted.json) return whole(unstreamedReply(context, state, await readWhole(sorted.body, watchdog), response.headers));
+    if (sorted.json) {
+      watchdog.readingEvents(false);
+      return whole(unstreamedReply(context, state, await readWhole(sorted.body, watchdog), response.headers));
+    }
     // The server's chunks, as the OpenAI API defines them; fromStream reads every field defensively.
     const onKeepAlive = (data: string) => tellOnce(context.toldOnce, `keep-alive\n${state.url}`, () => context.options.onKeepAlive?.(state.url, data));
     const chunks = sseEvents(sorted.body, response.headers, onKeepAlive) as AsyncGenerator<ChatCompletionChunk[]>;
@@ -119,7 +130,9 @@ export async function attempt(context: AttemptContext, request: CompletionReques
   } catch (error) {
     tokens?.stop();
     if (signal?.aborted) throw signal.reason ?? error;
-    throw watchdog.failure ?? error;
+    const failure = watchdog.failure;
+    if (failure instanceof KeepAlivesOnlyError) tellOnce(context.toldOnce, `keep-alives only\n${state.url}`, () => context.options.onKeepAlivesOnly?.(state.url, failure.limitMs));
+    throw failure ?? error;
   } finally {
     watched.ended();
     watchdog.dispose();
@@ -186,6 +199,8 @@ async function streamed(context: AttemptContext, parts: StreamParts, chunks: Asy
   // The usage so far this stream reported: each chunk's count, less the last, is what the server decoded meanwhile.
   let reported = 0;
   const onUsage = (sofar: { completionTokens: number; limited: number } | null) => {
+    // A count the text so far cannot have taken (10^12 tokens beside a word) is skipped: added to the knee's count, it read as a burst of throughput.
+    if (sofar !== null && meter.impossible(sofar.limited)) return;
     if (sofar !== null) meter.tokens(sofar.limited);
     if (!askedUsage) return;
     if (sofar === null) return refuseStreamUsage(state);
@@ -196,6 +211,8 @@ async function streamed(context: AttemptContext, parts: StreamParts, chunks: Asy
   };
   let chars = 0;
   const onText = (count: number) => {
+    // Text restarts the keep-alive limit; events that bring none (empty choices, a role alone) are keep-alives.
+    watchdog.heard();
     meter.text(count);
     tally.streamed(count);
     if (state.streamUsage.state === 'text') state.text.add(count);
@@ -214,7 +231,9 @@ async function streamed(context: AttemptContext, parts: StreamParts, chunks: Asy
   const onDelta = tokens === null ? undefined : (piece: string, sofar: () => string, answerSofar: (() => string) | null) => tokens.add(piece, sofar, answerSofar);
   // Choice 0 after another (a server that sends several choices): the count starts over on the choice read.
   const onRestart = () => tokens?.restart();
-  const read = await fromStream(chunks, { started, onText, onFirstEvent: () => watched.started(), onUsage, onRestart, whole, ...(onDelta === undefined ? {} : { onDelta }) });
+  // A count of tokens that grows says the server generates (hidden reasoning that streams its usage, with a choice or without): not a keep-alive.
+  const onCounted = () => watchdog.heard();
+  const read = await fromStream(chunks, { started, onText, onFirstEvent: () => watched.started(), onUsage, onRestart, onCounted, whole, ...(onDelta === undefined ? {} : { onDelta }) });
   const weighed = weighUsage(read, chars, meter);
   const { reply } = weighed;
   onTextEnded(state, chars, reply.usage);

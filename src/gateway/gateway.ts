@@ -97,7 +97,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     dispatcher.refuse(new CallDrained());
   };
   const { concurrency, replicaMaxInFlight, batchCap, dialect } = options;
-  const settings: EndpointSettings = { concurrency, replicaMaxInFlight, serverQueue, stream, batchCap, dialect, maxPollMs, ...(options.onMetricsUnused === undefined ? {} : { onMetricsUnused: options.onMetricsUnused }) };
+  const settings: EndpointSettings = { concurrency, replicaMaxInFlight, serverQueue, stream, batchCap, dialect, maxPollMs, ...(options.onMetricsUnused === undefined ? {} : { onMetricsUnused: options.onMetricsUnused }), ...(options.onMetricsFound === undefined ? {} : { onMetricsFound: options.onMetricsFound }) };
   const backoff = options.backoff ?? DEFAULT_BACKOFF;
   const outageGraceMs = retryBudgetMs(options.maxRetries, backoff);
   const pool = createReplicaPool({ dispatcher, transport, settings, downAfter: options.downAfter ?? DEFAULT_DOWN_AFTER, describe, onRetry: options.onRetry, backoff, outageGraceMs });

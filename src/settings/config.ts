@@ -126,6 +126,8 @@ export interface GatewayConfig {
   timeoutSeconds: number;
   /** A limit on one attempt's whole duration; null: derived from the call's completion limit. */
   totalTimeoutSeconds: number | null;
+  /** How long an event stream may send keep-alives alone before an attempt is given up; null: twice `timeoutSeconds`, or the call's completion limit at 10 tokens/s when longer. */
+  keepAliveTimeoutSeconds: number | null;
   /** How long the check at a run's start waits for an endpoint still starting; 0: not at all. */
   startWaitSeconds: number;
   stream: boolean;

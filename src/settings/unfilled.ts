@@ -57,6 +57,7 @@ const SECTION_KEYS: SectionKeys<RunConfig> = {
     replicaMaxInFlight: true,
     timeoutSeconds: true,
     totalTimeoutSeconds: true,
+    keepAliveTimeoutSeconds: true,
     startWaitSeconds: true,
     stream: true,
     dialect: true,

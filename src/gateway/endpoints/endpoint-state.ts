@@ -66,9 +66,23 @@ export interface EndpointState {
   poll: PollPeriod;
   nextReadAt: number;
   /** Whether its `/metrics` are read: unknown until the first readings, then yes or no (inferred from streams). */
-  metrics: { state: 'unknown' | 'yes' | 'no'; misses: number; pending: boolean; belied: number; beliedSince: number; timeoutMs: number };
+  metrics: {
+    state: 'unknown' | 'yes' | 'no';
+    misses: number;
+    pending: boolean;
+    belied: number;
+    beliedSince: number;
+    timeoutMs: number;
+    /** Asks of a page given up so far, and when the next is due (metrics-recheck.ts): never until it is given up. */
+    rechecks: number;
+    recheckAt: number;
+    /** The longest period between two readings (`--load-poll-ms`): the asks are spaced in them. */
+    periodMs: number;
+  };
   /** Hears that its `/metrics` are not used, and why (belied-metrics.ts). */
   readonly onMetricsUnused: (endpoint: string, reason: string) => void;
+  /** Hears that its `/metrics`, which did not answer at first, answer now and are read from then on (metrics-recheck.ts). */
+  readonly onMetricsFound: (endpoint: string) => void;
   /** Its `/metrics` series over the readings: a reading that lacks an engine's is set aside, and the token counter is summed from each series' increase. */
   readonly series: SeriesContinuity;
   dialect: RequestDialect;
@@ -100,6 +114,8 @@ export interface EndpointSettings {
   maxPollMs: number;
   /** Hears that a server's `/metrics` are not used, and why (belied-metrics.ts). */
   onMetricsUnused?: (endpoint: string, reason: string) => void;
+  /** Hears that a server's `/metrics`, which did not answer at first, answer now (metrics-recheck.ts). */
+  onMetricsFound?: (endpoint: string) => void;
 }
 
 /**
@@ -143,9 +159,10 @@ export function createEndpointState(baseUrl: string, endpoint: Endpoint, setting
     watch: createFirstTokenWatch(),
     poll,
     nextReadAt: performance.now() + poll.ms,
-    metrics: { state: 'unknown', misses: 0, pending: false, belied: 0, beliedSince: 0, timeoutMs: METRICS_TIMEOUT_MS },
+    metrics: { state: 'unknown', misses: 0, pending: false, belied: 0, beliedSince: 0, timeoutMs: METRICS_TIMEOUT_MS, rechecks: 0, recheckAt: Number.POSITIVE_INFINITY, periodMs: settings.maxPollMs },
     series: new SeriesContinuity(),
     onMetricsUnused: settings.onMetricsUnused ?? (() => undefined),
+    onMetricsFound: settings.onMetricsFound ?? (() => undefined),
     dialect: settings.dialect ?? 'chat',
     omitted: new Set(),
     calls: 0,

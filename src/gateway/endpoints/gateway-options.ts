@@ -39,6 +39,8 @@ export interface GatewayOptions {
   timeoutMs: number;
   /** A limit on one attempt's whole duration; when absent or null, one derived from each call's completion limit (completion-bounds.ts). */
   totalTimeoutMs?: number | null;
+  /** How long an event stream may send keep-alives alone (comments, empty or non-JSON events) before its attempt is given up (`--keepalive-timeout`); default twice `timeoutMs`, or the call's completion limit at 10 tokens/s when longer (completion-bounds.ts' defaultKeepAliveMs). */
+  keepAliveTimeoutMs?: number | null;
   /** What the derived total limit is made of; completion-bounds.ts's base and floor rate when absent (tests shorten them). */
   totalFloor?: TotalFloor;
   /** Counts texts with the run's tokenizer (the pool): a stream as it arrives, a reply without usage or whose text belies its usage, against its completion limit (token-meter.ts). Unchecked in tokens when absent. */
@@ -74,6 +76,8 @@ export interface GatewayOptions {
    * open): such data is skipped as a keep-alive (sse.ts); `data` is the first.
    */
   onKeepAlive?: (endpoint: string, data: string) => void;
+  /** Told once per endpoint when one of its streams sent keep-alives alone for `limitMs` (`--keepalive-timeout`): that attempt was given up, and retried. */
+  onKeepAlivesOnly?: (endpoint: string, limitMs: number) => void;
   /**
    * Told once per endpoint when a reply held `choices` choices where one was
    * asked: the first is read, and counted by its text (the usage counts them all).
@@ -83,6 +87,8 @@ export interface GatewayOptions {
   onUnstreamed?: (endpoint: string) => void;
   /** Hears, once per endpoint, that its `/metrics` are not used (our streams belie them), and why: its load is inferred from our streams from then on. */
   onMetricsUnused?: (endpoint: string, reason: string) => void;
+  /** Hears, once per endpoint, that its `/metrics`, which did not answer when the run started (a 404, another page), answer now: its load is read from them from then on. */
+  onMetricsFound?: (endpoint: string) => void;
   /** Retries after the first attempt. */
   maxRetries: number;
   backoff?: BackoffOptions;

@@ -6,6 +6,7 @@
 import { FASTEST_MS } from '../load/poll-period.ts';
 import { METRICS_TIMEOUT_MS, metricsUrlOf, readServerLoad, type ServerLoad } from '../load/server-load.ts';
 import { stopUsingMetrics } from './unused-metrics.ts';
+import { recheckDue, scheduleRechecks } from './metrics-recheck.ts';
 import { countingStreams } from './stream-usage.ts';
 import { beliedByStreams } from './belied-metrics.ts';
 import type { Dispatcher } from '../dispatch/dispatcher.ts';
@@ -21,7 +22,9 @@ const LONGEST_METRICS_WAIT_MS = 8_000;
 
 /** Reads a busy server's load and moves its limit. */
 export async function readLoad(state: EndpointState, transport: HttpTransport): Promise<void> {
-  if (state.metrics.state !== 'no') {
+  // A page given up for not answering is asked again now and then (metrics-recheck.ts).
+  const recheck = state.metrics.state === 'no' && recheckDue(state);
+  if (state.metrics.state !== 'no' || recheck) {
     state.metrics.pending = true;
     // Our calls on the server while it answers, at most (calls that end meanwhile were there when asked).
     const before = state.inFlight;
@@ -39,11 +42,14 @@ export async function readLoad(state: EndpointState, transport: HttpTransport): 
       // A page that lacks an engine's series (it missed this scrape) says less than the server holds: the next one is read.
       if (load === null) return;
       const verdict = beliedByStreams(state, load, Math.min(streamingBefore, state.watch.running));
-      if (verdict === 'trusted') return onMetrics(state, load, before, readAt);
+      if (verdict === 'trusted') {
+        if (recheck) state.onMetricsFound(state.url);
+        return onMetrics(state, load, before, readAt);
+      }
       // A belied reading is set aside; once its metrics are not used, the load is inferred from our streams (below).
       if (verdict === 'set aside') return;
     }
-    if (!onMissedMetrics(state, readAt)) return;
+    if (!recheck && !onMissedMetrics(state, readAt)) return;
   }
   const inferred = state.watch.reading();
   if (inferred !== null) state.load.onReading(inferred, state.inFlight);
@@ -88,9 +94,11 @@ function onMissedMetrics(state: EndpointState, readAt: number): boolean {
   if (state.metrics.state === 'unknown') {
     state.counter = false;
     if (state.streamUsage.state === 'off') state.knee.disable();
-    // A server that never answered with metrics has none.
-    if (++state.metrics.misses >= METRICS_MISSES) state.metrics.state = 'no';
-    return state.metrics.state === 'no';
+    // A server that never answered with metrics has none, for now: they are asked again later (metrics-recheck.ts).
+    if (++state.metrics.misses < METRICS_MISSES) return false;
+    state.metrics.state = 'no';
+    scheduleRechecks(state);
+    return true;
   }
   // One that did and stops may be busy: it is waited for longer. Before, a page that came in 2.5 s under load was never
   // read again, and a server read while idle was held at the knee's slow start (16 calls) for the rest of the run.

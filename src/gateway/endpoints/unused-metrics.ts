@@ -4,10 +4,13 @@
  * without metrics, its load and tokens inferred from our streams.
  */
 import type { EndpointState } from './endpoint-state.ts';
+import { stopRechecks } from './metrics-recheck.ts';
 
 /** Stops using its metrics, and tells why once. */
 export function stopUsingMetrics(state: EndpointState, reason: string): void {
   state.metrics.state = 'no';
+  // Metrics read and found wrong would read the same if asked again.
+  stopRechecks(state);
   // Its counter is no longer read: our streams count its tokens (their usage, else their text), and the knee starts afresh.
   if (state.counter === true && state.streamUsage.state === 'off') state.streamUsage = { state: 'asked', tokens: 0 };
   state.counter = false;

@@ -61,6 +61,28 @@ export function textCharCap(maxTokens: number): number {
 }
 
 /**
+ * Tokens a character of text may have taken at most: a byte-level tokenizer
+ * writes a character outside the BMP (four UTF-8 bytes, two UTF-16 units) in
+ * up to four tokens, two a unit; a few special tokens show nothing.
+ */
+const MAX_TOKENS_PER_CHAR = 4;
+const SILENT_TOKENS = 64;
+
+/**
+ * Whether a count of `completionTokens`, beside a text of `chars` characters,
+ * is no count of it: more than twice the reply's room, which no server
+ * generates (a runaway that streams its usage passes the room a few tokens
+ * at a time, and is cut there), and more than the text could have taken. A
+ * server's usage block of 10^12 completion tokens beside the answer "4"
+ * failed the reply as a runaway past its limit; it was sent again and paid,
+ * and the call failed with its right answer. Hidden reasoning (OpenAI's) is
+ * counted within the limit, so it never reads as such.
+ */
+export function impossibleCount(completionTokens: number, chars: number, room: number): boolean {
+  return completionTokens > 2 * room + SILENT_TOKENS && completionTokens > MAX_TOKENS_PER_CHAR * chars + SILENT_TOKENS;
+}
+
+/**
  * Whether a reported usage of `completionTokens` can hold a text of `chars`
  * characters, by the bound of `textCharCap`: a 10 MB text that claims 12
  * tokens cannot, and its usage is not believed.
@@ -87,6 +109,26 @@ const COUNT_MARGIN_TOKENS = 64;
 /** How many tokens the run's own count of a reply may pass its limit by: what tokenizers differ by. */
 export function countMargin(maxTokens: number): number {
   return Math.ceil(maxTokens * COUNT_MARGIN_SHARE) + COUNT_MARGIN_TOKENS;
+}
+
+/**
+ * The slowest hidden reasoning the default keep-alive limit lets finish, in
+ * tokens per second. A model that reasons in hidden behind a proxy that pings
+ * meanwhile (OpenRouter) streams nothing but keep-alives until its answer, and
+ * a hard problem's thought of 30,000 tokens takes 10 to 30 minutes at the
+ * 20 to 50 tokens/s hosted reasoning models decode: at twice `--timeout`
+ * alone (10 min), each such call was cut, paid again and cut again.
+ */
+export const HIDDEN_REASONING_TOKENS_PER_SECOND = 10;
+
+/**
+ * How long keep-alives alone may keep a stream alive when `--keepalive-timeout`
+ * is not given: twice the idle limit, or the call's completion limit at
+ * HIDDEN_REASONING_TOKENS_PER_SECOND when longer (a call of 32,768 tokens: 55 min,
+ * still far short of its total limit of 4.7 h).
+ */
+export function defaultKeepAliveMs(idleMs: number, maxTokens: number): number {
+  return Math.max(2 * idleMs, (maxTokens / HIDDEN_REASONING_TOKENS_PER_SECOND) * 1000);
 }
 
 /** How the margin is made, for messages. */
@@ -141,10 +183,27 @@ export interface ReplyMeter {
   tokens(completionTokens: number): void;
   /** The usage a reply ended with, within its limits, as it is journaled (reasoningApart); throws past them. */
   settle(usage: ReadUsage): UsageCounts;
+  /** Whether a count of `completionTokens` (those the limit bounds) is none, beside the text so far (impossibleCount). */
+  impossible(completionTokens: number): boolean;
 }
 
-/** Starts the meter of one attempt. */
-export function createReplyMeter(limits: ReplyLimits, watchdog: Watchdog): ReplyMeter {
+/**
+ * Tokens a prompt may count beyond the bytes of the request that carried it:
+ * a chat template's markers and a system prompt a proxy adds. A byte-level
+ * tokenizer takes at least a byte a token, and the request holds every byte
+ * of the prompt (escaped, so more), so a count past them and this is none:
+ * a usage of 10^15 prompt tokens was journaled, and summed into every total
+ * and budget of the run.
+ */
+const PROMPT_TOKENS_BEYOND_BYTES = 8_192;
+
+/** The prompt tokens a usage states, or 0 (as for a usage without them) when the request's `requestBytes` cannot hold them. */
+function possiblePromptTokens(promptTokens: number, requestBytes: number | undefined): number {
+  return requestBytes !== undefined && promptTokens > requestBytes + PROMPT_TOKENS_BEYOND_BYTES ? 0 : promptTokens;
+}
+
+/** Starts the meter of one attempt; `requestBytes`, the size of its request, bounds the prompt tokens a usage may state. */
+export function createReplyMeter(limits: ReplyLimits, watchdog: Watchdog, requestBytes?: number): ReplyMeter {
   const { maxTokens, room } = limits;
   const cap = textCharCap(room);
   let chars = 0;
@@ -154,6 +213,8 @@ export function createReplyMeter(limits: ReplyLimits, watchdog: Watchdog): Reply
     throw error;
   };
   const tokens = (completionTokens: number) => {
+    // A count the text cannot have taken is no count: the reply is weighed by its text (weighUsage) instead.
+    if (impossibleCount(completionTokens, chars, room)) return;
     if (completionTokens > room) over(`the server counted ${completionTokens} completion tokens`, roomBound(limits));
   };
   return {
@@ -163,13 +224,15 @@ export function createReplyMeter(limits: ReplyLimits, watchdog: Watchdog): Reply
     },
     tokens,
     settle(usage) {
-      const { reasoningAmong, ...counts } = usage;
+      const { reasoningAmong, ...stated } = usage;
+      const counts = { ...stated, promptTokens: possiblePromptTokens(stated.promptTokens, requestBytes) };
       const apart = reasoningApart(counts, reasoningAmong, limits);
       const settled = apart > 0 ? { ...counts, reasoningApart: apart } : counts;
       if (limitedTokens(settled) > maxTokens) over(`the server counted ${limitedTokens(settled)} completion tokens`);
       tokens(settled.completionTokens - (settled.reasoningBeside ?? 0));
       return settled;
     },
+    impossible: (completionTokens) => impossibleCount(completionTokens, chars, room),
   };
 }
 
@@ -206,7 +269,8 @@ export interface WeighedUsage<R> {
 export function weighUsage<R extends { usage: ReadUsage | null }>(reply: R, chars: number, meter: ReplyMeter): WeighedUsage<R> {
   if (reply.usage === null) return { reply, belied: null };
   const claimed = reply.usage.completionTokens;
-  if (!usageHolds(chars, claimed) || (claimed === 0 && chars > 0)) return { reply: { ...reply, usage: null }, belied: claimed };
+  const impossible = meter.impossible(limitedTokens(reply.usage));
+  if (impossible || !usageHolds(chars, claimed) || (claimed === 0 && chars > 0)) return { reply: { ...reply, usage: null }, belied: claimed };
   return { reply: { ...reply, usage: meter.settle(reply.usage) }, belied: null };
 }
 

@@ -128,6 +128,11 @@ export function fromJsonReply(text: string, headers: Headers): Reply {
 export function fromWholeJson(text: string, headers: Headers): Reply {
   const value = parseBody(text, headers, 'a request');
   refuseInBand(value, headers);
+  // JSON that is no object (`null`, a number, a list) is a broken reply, retried as one: read as a completion, `null`
+  // threw a TypeError ("Cannot read properties of null"), taken as the call's own fault and not retried.
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new ReplyError('malformed', `the server answered a request with JSON that is no chat completion (${text.trim().slice(0, 100)})`);
+  }
   return fromWholeReply(value as ChatCompletion);
 }
 

@@ -66,6 +66,10 @@ export interface Watchdog {
   readonly controller: AbortController;
   /** Call on every byte received: restarts the idle limit. */
   touch(): void;
+  /** Whether the reply is read as an event stream from now on: then bytes that bring no event (keep-alives) keep it alive for `keepAliveMs` at most. */
+  readingEvents(on: boolean): void;
+  /** Call when the reply brought something (text, reasoning, a count of tokens): restarts the keep-alive limit. */
+  heard(): void;
   /** Call when the reply's first text came: starts an idle limit held until then (`idleFromText`). */
   textStarted(): void;
   /** The bound that aborted the attempt, as a ReplyError; null while none did. */
@@ -76,19 +80,39 @@ export interface Watchdog {
   dispose(): void;
 }
 
+/** What bounds one attempt in time: see startWatchdog. */
+export interface WatchdogLimits {
+  idleMs: number;
+  total: { ms: number; label: string } | null;
+  /** How long an event stream may send keep-alives alone (bytes that bring no text nor count of tokens): `--keepalive-timeout`; none when absent. */
+  keepAliveMs?: number;
+  signal?: AbortSignal | undefined;
+  idleFromText?: boolean;
+}
+
 /**
- * Starts the limits of one attempt. One timer serves the idle limit: it is
- * rearmed only when it fires early, so a chunk costs a clock read, not a
- * timer; at thousands of chunks per second that matters. With
- * `idleFromText`, the idle limit starts with the reply's first text, the
+ * Starts the limits of one attempt. One timer serves the idle limit and the
+ * keep-alive limit: it is rearmed only when it fires early, so a chunk costs
+ * a clock read, not a timer; at thousands of chunks per second that matters.
+ * With `idleFromText`, the idle limit starts with the reply's first text, the
  * total limit alone bounding the wait for it: a model that streams nothing
  * while it thinks (OpenAI's reasoning models) is silent for minutes before
  * its answer, and cut at the idle limit, each attempt was paid and sent again.
+ *
+ * Why a keep-alive limit: a proxy in front of a server that hung sends `: ping`
+ * every few seconds, forever; each ping restarted the idle limit, so only the
+ * total limit (10 min plus the completion limit at 2 tokens/s: hours) ended the
+ * attempt. Keep-alives still keep a call alive (a model behind OpenRouter that
+ * reasons in hidden is pinged for minutes, and cutting it pays it again), but
+ * only for `keepAliveMs` since the reply last brought text or a count of tokens.
  */
-export function startWatchdog(options: { idleMs: number; total: { ms: number; label: string } | null; signal?: AbortSignal | undefined; idleFromText?: boolean }): Watchdog {
+export function startWatchdog(options: WatchdogLimits): Watchdog {
   const controller = new AbortController();
   const started = performance.now();
   let lastByte = started;
+  let lastEvent = started;
+  let events = false;
+  const keepAliveMs = options.keepAliveMs ?? Number.POSITIVE_INFINITY;
   let failure: ReplyError | null = null;
   let idleTimer: NodeJS.Timeout | undefined;
   let totalTimer: NodeJS.Timeout | undefined;
@@ -101,12 +125,15 @@ export function startWatchdog(options: { idleMs: number; total: { ms: number; la
   const armIdle = (ms: number) => {
     idleArmed = true;
     idleTimer = setTimeout(() => {
-      const quiet = performance.now() - lastByte;
-      if (quiet >= options.idleMs) expire(new ReplyError('timeout', `no byte from the server for ${Math.round(quiet / 1000)} s (--timeout ${options.idleMs / 1000})`));
-      else armIdle(options.idleMs - quiet);
-    }, ms);
+      const now = performance.now();
+      const quiet = now - lastByte;
+      const pinged = events ? now - lastEvent : 0;
+      if (quiet >= options.idleMs) expire(new ReplyError('timeout', `no byte from the server for ${secondsText(quiet)} s (--timeout ${options.idleMs / 1000})`));
+      else if (pinged >= keepAliveMs) expire(new KeepAlivesOnlyError(pinged, keepAliveMs));
+      else armIdle(Math.min(options.idleMs - quiet, events ? keepAliveMs - pinged : Number.POSITIVE_INFINITY));
+    }, Math.min(ms, MAX_TIMER_MS));
   };
-  if (options.idleFromText !== true) armIdle(options.idleMs);
+  if (options.idleFromText !== true) armIdle(Math.min(options.idleMs, keepAliveMs));
   if (options.total !== null) {
     const { ms, label } = options.total;
     // Node fires a longer timer at once (its delays are 32-bit); 24 days is no limit in practice anyway.
@@ -120,10 +147,19 @@ export function startWatchdog(options: { idleMs: number; total: { ms: number; la
     touch() {
       lastByte = performance.now();
     },
+    readingEvents(on) {
+      events = on;
+      lastEvent = performance.now();
+    },
+    heard() {
+      // The byte that brought it was just touched: no clock read more per token.
+      lastEvent = lastByte;
+    },
     textStarted() {
       if (idleArmed) return;
       lastByte = performance.now();
-      armIdle(options.idleMs);
+      lastEvent = lastByte;
+      armIdle(Math.min(options.idleMs, keepAliveMs));
     },
     get failure() {
       return failure;
@@ -135,6 +171,22 @@ export function startWatchdog(options: { idleMs: number; total: { ms: number; la
       options.signal?.removeEventListener('abort', onAbort);
     },
   };
+}
+
+/** A time in seconds as a message shows it beside its flag: 0.3 for a limit of 0.3 s (rounded to whole seconds, it read "for 0 s"), whole from 10 s. */
+function secondsText(ms: number): string {
+  return ms < 10_000 ? String(Math.round(ms / 100) / 10) : String(Math.round(ms / 1000));
+}
+
+/** An event stream that sent keep-alives alone (`: ping`, empty or non-JSON events) for longer than `--keepalive-timeout`: a timeout, retried as one. */
+export class KeepAlivesOnlyError extends ReplyError {
+  constructor(
+    readonly pingedMs: number,
+    readonly limitMs: number,
+  ) {
+    super('timeout', `the server sent only keep-alives (comments such as ": ping", events without text) or bytes too slow to end one, for ${secondsText(pingedMs)} s (--keepalive-timeout ${limitMs / 1000})`);
+    this.name = 'KeepAlivesOnlyError';
+  }
 }
 
 /**

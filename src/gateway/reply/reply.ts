@@ -177,6 +177,11 @@ export interface StreamOptions {
   onUsage?: (sofar: { completionTokens: number; limited: number } | null) => void;
   /** Choice 0 came after another choice was read (a server that sends several): what was told of that one's text no longer counts. */
   onRestart?: () => void;
+  /**
+   * A chunk's usage counted more completion tokens than any before it, whether or not it holds a choice (a server
+   * that streams its usage on chunks of `choices: []` while it reasons in hidden): the server generates, though no text shows.
+   */
+  onCounted?: () => void;
   /** How long a stream that sent its finish reason but no usage since may take to end (stream-end.ts), and how to drop it then; without, it is read to its end. */
   whole?: StreamGrace;
 }
@@ -243,8 +248,10 @@ class StreamAssembly implements StreamState {
   usageSinceFinish = false;
   private usage: Reply['usage'] = null;
   private model: string | null = null;
+  /** The most completion tokens a chunk's usage counted so far (onCounted). */
+  private counted = 0;
 
-  constructor(private readonly options: Pick<StreamOptions, 'onDelta' | 'onUsage' | 'onRestart'>) {}
+  constructor(private readonly options: Pick<StreamOptions, 'onDelta' | 'onUsage' | 'onRestart' | 'onCounted'>) {}
 
   /**
    * Whether the choice read said a finish reason that ends it. A choice other
@@ -271,6 +278,10 @@ class StreamAssembly implements StreamState {
     const said = chunkUsage(chunk);
     const usage = said ? usageOf(said) : null;
     if (said) this.usage = usage;
+    if (usage !== null && said?.completion_tokens != null && usage.completionTokens > this.counted) {
+      this.counted = usage.completionTokens;
+      this.options.onCounted?.();
+    }
     if (Array.isArray(chunk.choices) && chunk.choices.length > 0) this.sortChoices(chunk.choices as Choice[]);
     const read = this.read;
     const choice = read === null ? undefined : choiceOf(chunk.choices, read.index);

@@ -42,7 +42,7 @@ import https from 'node:https';
 import type { IncomingMessage } from 'node:http';
 import { ByteBuilder, readAll } from '../reply/byte-builder.ts';
 import { openAiErrorBody } from './error-body.ts';
-import { keyLeftBehind, withNote, type Redirect } from './redirects.ts';
+import { keyLeftBehind, redirectLoopNote, withNote, type Redirect } from './redirects.ts';
 import { streamChunks } from './stream-chunks.ts';
 import { decodedBody, decodingFailure } from './content-coding.ts';
 import { portOf } from './proxy/no-proxy.ts';
@@ -133,6 +133,8 @@ export interface HttpTransport {
 interface Hops {
   redirects: number;
   keyLeft: Redirect | null;
+  /** The addresses the request was sent to so far, the first included. */
+  visited: string[];
 }
 
 /** Creates a transport; each keeps its own connections. */
@@ -183,34 +185,41 @@ export function createHttpTransport(options: { errorBodyLimit?: number; onRedire
       throw new ProxyRefusedError(route, status, reply.statusMessage ?? '', `${url.hostname}:${portOf(url)}`, firstHeader(reply.headers['proxy-authenticate']));
     }
     const location = reply.headers.location;
-    if ((status === 307 || status === 308) && location !== undefined && hops.redirects < MAX_REDIRECTS) {
+    const target = (status === 307 || status === 308) && location !== undefined ? new URL(location, url) : null;
+    // A redirect back to an address already on the way, or past the hops: not followed, and said to loop.
+    const loops = target !== null && (hops.redirects >= MAX_REDIRECTS || hops.visited.includes(target.href));
+    if (target !== null && !loops) {
       reply.resume();
       release();
-      const target = new URL(location, url);
       const redirect = { from: url.href, to: target.href, status };
       options.onRedirect?.(redirect);
       // As fetch does: credentials do not follow a redirect to another origin.
       const leaves = target.origin !== url.origin && new Headers(init.headers).has('authorization');
       const onward = leaves ? { ...init, headers: withoutAuthorization(init.headers) } : init;
-      const next = await send(target, onward, { redirects: hops.redirects + 1, keyLeft: leaves ? redirect : hops.keyLeft });
+      const next = await send(target, onward, { redirects: hops.redirects + 1, keyLeft: leaves ? redirect : hops.keyLeft, visited: [...hops.visited, target.href] });
       return Object.assign(next, { redirected: true });
     }
     // A key refused where it was never sent: the refusal is the redirect's doing.
-    const note = hops.keyLeft !== null && (status === 401 || status === 403) ? keyLeftBehind(hops.keyLeft) : null;
+    const note = loops ? redirectLoopNote(hops.visited, target.href) : hops.keyLeft !== null && (status === 401 || status === 403) ? keyLeftBehind(hops.keyLeft) : null;
     return responseOf(url, reply, request, release, signal, { errorBody: errorBodyLimit, answer: MAX_ANSWER_BYTES, note });
   }
 
   return {
-    request: (url, init = {}) => send(new URL(url), init, { redirects: 0, keyLeft: null }),
+    request: (url, init = {}) => send(new URL(url), init, firstHop(new URL(url))),
     async fetch(input, init = {}) {
       const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
       // The client types its fetch as returning a Response; it reads only what TransportResponse has.
-      return (await send(url, init, { redirects: 0, keyLeft: null })) as unknown as Response;
+      return (await send(url, init, firstHop(url))) as unknown as Response;
     },
     close() {
       agents.close();
     },
   };
+}
+
+/** Where a request starts: no redirect yet, at its own address. */
+function firstHop(url: URL): Hops {
+  return { redirects: 0, keyLeft: null, visited: [url.href] };
 }
 
 function firstHeader(value: string | string[] | undefined): string | null {

@@ -27,6 +27,20 @@ export function redirectAdvice(location: string): string {
   return base.startsWith('/') ? `give the base URL ${base} on the same server` : `give ${base} as the base URL`;
 }
 
+/** What the note of a redirect not followed for looping says, so that no other advice is added beside it (retry.ts). */
+export const REDIRECT_LOOP = 'redirects in a loop';
+
+/**
+ * The note of a 307 or 308 not followed: its target was an address already
+ * on the way (`visited`), or the hops ran out. Before, the call failed with
+ * "a redirect to /v1/chat/completions: give the base URL /v1 on the same
+ * server", the very base URL given, and the user had nothing to change.
+ */
+export function redirectLoopNote(visited: readonly string[], target: string): string {
+  const chain = [...visited, target].join(' -> ');
+  return `it ${REDIRECT_LOOP} (${chain.length > 400 ? `${chain.slice(0, 400)}…` : chain}): the server or a proxy in front of it is misconfigured; fix its redirect rules, or give the server's own address as the base URL`;
+}
+
 /** The sentence a refusal of the key gets when the key was left behind at a redirect to another server. */
 export function keyLeftBehind(redirect: Redirect): string {
   return `the request was redirected (HTTP ${redirect.status}) from ${redirect.from} to ${redirect.to}, another server, and an API key is not sent on to another server: ${redirectAdvice(redirect.to)}`;

@@ -5,9 +5,9 @@
  */
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { ConnectionLostError, HeadersTooLargeError } from './http-transport.ts';
-import { redirectAdvice } from './redirects.ts';
+import { REDIRECT_LOOP, redirectAdvice } from './redirects.ts';
 import { WEB_PAGE } from './error-body.ts';
-import { ReplyError } from '../reply/reply-bounds.ts';
+import { KeepAlivesOnlyError, ReplyError } from '../reply/reply-bounds.ts';
 import { NotStreamedError } from '../reply/json-reply.ts';
 import { InBandError } from '../reply/in-band-error.ts';
 import { WebPageError } from '../reply/unexpected-body.ts';
@@ -235,6 +235,8 @@ function tooLarge(error: APIError): string {
  */
 function redirectHint(error: APIError): string {
   const location = error.status !== undefined && error.status >= 300 && error.status < 400 ? error.headers?.get('location') : null;
+  // A loop's note (the transport's) says what to do; advice to give its target would name the base URL given.
+  if (error.message.includes(REDIRECT_LOOP)) return '';
   return location ? ` (a redirect to ${location}: ${redirectAdvice(location)})` : '';
 }
 
@@ -249,8 +251,9 @@ export function saysOverloaded(error: unknown): boolean {
   return error instanceof APIError && (error.status === 429 || error.status === 503 || error.status === 529);
 }
 
-/** A short label of what made an attempt fail, for counters: `429`, `503`, `timeout`, `reset`, `malformed`, `unfinished`, `connection`, `other`. */
+/** A short label of what made an attempt fail, for counters: `429`, `503`, `timeout`, `keepalive` (keep-alives alone past their limit), `reset`, `malformed`, `unfinished`, `connection`, `other`. */
 export function failureLabel(error: unknown): string {
+  if (error instanceof KeepAlivesOnlyError) return 'keepalive';
   if (error instanceof ReplyError) return error.fault;
   if (error instanceof ConnectionLostError) return 'reset';
   if (error instanceof APIConnectionTimeoutError) return 'timeout';

@@ -11,6 +11,7 @@ export function createRunGateway(config: GatewayConfig, options: { encodeJson: J
     concurrency: config.concurrency,
     timeoutMs: config.timeoutSeconds * 1000,
     totalTimeoutMs: config.totalTimeoutSeconds === null ? null : config.totalTimeoutSeconds * 1000,
+    keepAliveTimeoutMs: config.keepAliveTimeoutSeconds === null ? null : config.keepAliveTimeoutSeconds * 1000,
     stream: config.stream,
     ...(config.replicaMaxInFlight === null ? {} : { replicaMaxInFlight: config.replicaMaxInFlight }),
     dialect: config.dialect,
@@ -42,6 +43,11 @@ export function createRunGateway(config: GatewayConfig, options: { encodeJson: J
         `tmas: warning: ${endpoint} sends data that is no JSON inside its streams (data: ${JSON.stringify(data.slice(0, 40))}), as a proxy or gateway does to keep a connection open; ` +
           'such data is skipped as a keep-alive (data that opens with { and does not parse is still a damaged reply, retried).',
       ),
+    onKeepAlivesOnly: (endpoint, limitMs) =>
+      options.say(
+        `tmas: warning: ${endpoint} sent nothing but keep-alives (comments such as ": ping", events without text) for ${limitMs / 1000} s on a call; the attempt was given up and retried, and the progress line counts such retries as keepalive. ` +
+          'A proxy in front of a server that hung does this: check the server behind it. A model that reasons in hidden for longer (through OpenRouter) needs a higher --keepalive-timeout.',
+      ),
     onSeveralChoices: (endpoint, choices) =>
       options.say(
         `tmas: warning: ${endpoint} sent ${choices} choices in a reply where one was asked (n is never sent): the server decodes, and a hosted API bills, every one; ` +
@@ -56,6 +62,7 @@ export function createRunGateway(config: GatewayConfig, options: { encodeJson: J
       options.say(
         `tmas: warning: ${endpoint}: ${reason}. Its metrics are not used from now on: its load is inferred from our streams, and its throughput knee measured from them.`,
       ),
+    onMetricsFound: (endpoint) => options.say(`tmas: ${endpoint}: its /metrics answer now (they did not when the run started); its load is read from them from now on.`),
     // A replica drained or back is told (a call's own retries are counted in the progress line instead).
     onRetry: (event) => {
       if (event.attempt === 0) options.say(`tmas: replica ${event.endpoint}: ${event.error}`);

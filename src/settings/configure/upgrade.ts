@@ -46,7 +46,7 @@ function sectionsOfFlat(flat: Stored): Stored {
     context: { tokenizer: f.tokenizer, tokenizerDigest: f.tokenizerDigest ?? null, window: f.maxTokens, completionMaxTokens: f.completionMaxTokens ?? null },
     roles: { endpoints: f.endpoints, temperature: f.temperature, parseRetries: f.parseRetries ?? DEFAULT_PARSE_RETRIES },
     judge: { passes: f.judgePasses, maxTokens: f.judgeMaxTokens, when: f.judgeWhen },
-    gateway: pick(f, ['concurrency', 'replicaMaxInFlight', 'timeoutSeconds', 'totalTimeoutSeconds', 'stream', 'dialect', 'maxRetries', 'retryBaseMs', 'loadPollMs', 'serverQueue', 'dispatchOrder', 'batchCap']),
+    gateway: pick(f, ['concurrency', 'replicaMaxInFlight', 'timeoutSeconds', 'totalTimeoutSeconds', 'keepAliveTimeoutSeconds', 'stream', 'dialect', 'maxRetries', 'retryBaseMs', 'loadPollMs', 'serverQueue', 'dispatchOrder', 'batchCap']),
     sim: f.sim,
   };
 }

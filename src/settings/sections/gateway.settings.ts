@@ -66,6 +66,17 @@ export const GATEWAY_SETTINGS = [
     resolve: (limit) => limit ?? null,
     before: null,
   }),
+  setting<number, number | null>({
+    flags: '--keepalive-timeout <seconds>',
+    section: 'gateway',
+    help: "how long a stream may send keep-alives alone (comments such as ': ping', events without text: empty choices, a role alone) before its attempt is given up and retried: a proxy in front of a hung server pings forever, each ping restarting --timeout; the default lets a model that reasons in hidden behind a proxy that pings meanwhile (OpenRouter) think its whole completion limit at 10 tokens/s",
+    defaultText: "twice --timeout, or the call's completion limit at 10 tokens/s when longer (a model that reasons in hidden)",
+    parse: decimal(0.1, 7 * 86_400),
+    shapesCalls: false,
+    field: field('gateway', 'keepAliveTimeoutSeconds'),
+    resolve: (limit) => limit ?? null,
+    before: null,
+  }),
   setting<number>({
     flags: '--wait-for-server <seconds>',
     section: 'gateway',
