@@ -35,11 +35,13 @@ describe('tmas table1', () => {
     expect(table).toMatch(/over 2 problems \(judge grade: simulated, 1 pass per candidate, verdicts of at most 4096 tokens\).*95% interval in brackets \(percentile bootstrap over problems, 1,000 resamples/);
     // Rows are iterations, columns the iterative methods, each cell with its interval; majority is one MV@k figure, as in the paper.
     expect(table).toMatch(/^\| iteration \| self-refine \| tmas \|$/m);
-    const figure = '(-?\\+?\\d+\\.\\d) \\[(-?\\+?\\d+\\.\\d), (-?\\+?\\d+\\.\\d)\\]';
+    // A bracket is the interval, or says its problems all had one figure (no interval of zero width).
+    const figure = '(-?\\+?\\d+\\.\\d) \\[(?:(-?\\+?\\d+\\.\\d), (-?\\+?\\d+\\.\\d)|all 2 alike)\\]';
     for (const t of [0, 1]) {
       const [, ...cells] = new RegExp(`^\\| ${t} \\| ${figure} \\| ${figure} \\|$`, 'm').exec(table) ?? [];
       expect(cells).toHaveLength(6);
       for (let c = 0; c < 6; c += 3) {
+        if (cells[c + 1] === undefined) continue;
         expect(Number(cells[c + 1])).toBeLessThanOrEqual(Number(cells[c]));
         expect(Number(cells[c])).toBeLessThanOrEqual(Number(cells[c + 2]));
       }
@@ -138,7 +140,8 @@ describe('tmas table1', () => {
     const result = await runCliInProcess(['table1', '--strategies', 'rse', '--n-candidates', '2', '--input-file', input, '--output-file', out, '--no-proof', '--max-iterations', '1', '--judge-passes', '0', '--sim-break-formats', '1']);
     expect(result.code, result.stderr).toBe(0);
     const table = await readFile(path.join(out, 'table1.md'), 'utf8');
-    expect(table).toMatch(/^\| 0 \| 0\.0 \[0\.0, 0\.0\] \|$/m);
+    // Both problems at 0: no interval of zero width (`[0.0, 0.0]` before), as if 0 were exact.
+    expect(table).toMatch(/^\| 0 \| 0\.0 \[all 2 alike\] \|$/m);
     expect(table.split('\n')[2]).toMatch(/^\*\*No column of this table is a result\.\*\* rse: under the rule-based grade, no candidate of any problem gave a final answer the grader could read \(its rollout role: 4 of 4 outputs unusable, e\.g\. "no final answer[^"]*"\)\. Their Pass@1 of 0\.0 is their replies' format, not an accuracy/);
   });
 
@@ -261,6 +264,18 @@ describe('tmas table1', () => {
     expect(table).toMatch(/^\| iteration \| judged \| judged-too \| rule † \|$/m);
     expect(table).toMatch(/^\| 0 \| \d+\.\d \[–\] \| \d+\.\d \[–\] \| \d+\.\d \[–\] \|$/m);
     expect(table).toMatch(/^- † rule: not comparable with the other methods \(grading: "rule" vs "judge"; judge: null vs \{.*\}; judgePasses: 0 vs 4; sampling\.judge: absent vs \{.*\}\)\.$/m);
+  });
+
+  test('figures alike on every problem print no interval of zero width: a bracket that says how many problems agreed', async ({ dir }) => {
+    const input = await writeProblems(dir, smallProblems(3));
+    await runInProcess(['--input-file', input, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '1', '--output-file', path.join(dir, 'run')]);
+    // The same run as two methods: their difference is 0 on each of the 3 problems.
+    const run = await loadRun(path.join(dir, 'run'));
+    const table = formatTable1([{ strategy: 'self-refine', options: {}, run }, { strategy: 'tmas', options: {}, run }]);
+    // Before: `| 0 | 0.0 [0.0, 0.0] |`, read as a difference measured exactly.
+    expect(table).toMatch(/^\| 0 \| 0\.0 \[all 3 alike\] \|$/m);
+    expect(table).toMatch(/\[all n alike\]: every one of the n problems had the same figure/);
+    expect(table).not.toMatch(/\[([-+]?\d+\.\d), \1\]/);
   });
 
   test("a difference from TMAS is marked where TMAS's own column is: a clean method's difference from a TMAS whose roles' outputs were unusable does not read clean", async ({ dir }) => {

@@ -12,7 +12,9 @@
  * [0, 1]. Each resampling is seeded by the method and the iteration (MV@k's by
  * the method and k: its pool is the same whatever T), so the file is the same
  * on every machine. A cell over fewer than 2 graded problems
- * has no interval (`[–]`).
+ * has no interval (`[–]`), and one whose problems all had the same figure
+ * says so (`[all 4 alike]`, interval-text.ts) rather than print a bracket of
+ * zero width that reads as exact.
  *
  * The difference from TMAS pairs the problems by id (those both graded at
  * that iteration): the bootstrap resamples problems, each with both figures,
@@ -39,6 +41,7 @@ import { describeUnusableRole, unusableEffect } from '../../observers/role-outpu
 import { budgetTable, type Table1Method } from './table1-budgets.ts';
 import { MAJORITY_DRAWS } from '../../observers/majority-draws.ts';
 import { signedPoints } from '../../report/format.ts';
+import { ALIKE_LEGEND, intervalBracket } from '../../report/interval-text.ts';
 import { describeUnfinished, problemsRun } from '../../report/stopped-problems.ts';
 import { caveatMarks } from '../../report/run-marks.ts';
 import { answerlessMethods, ungradedMethods } from './table1-ungraded.ts';
@@ -50,9 +53,9 @@ function percent(value: number | null | undefined): string {
   return value === null || value === undefined ? '-' : (value * 100).toFixed(1);
 }
 
-/** ` [25.0, 58.3]`: a 95% interval in points, or ` [–]` without one. */
-function bracket(interval: [number, number] | null, format: (value: number) => string = percent): string {
-  return interval === null ? ' [–]' : ` [${format(interval[0])}, ${format(interval[1])}]`;
+/** ` [25.0, 58.3]`: a 95% interval over `values` in points, ` [–]` without one, ` [all n alike]` where it has no width. */
+function bracket(values: number[], seed: number): string {
+  return intervalBracket(bootstrapInterval(values, seed), values.length, percent);
 }
 
 /** `41.7 [25.0, 58.3]`: a cell's figure with its 95% bootstrap interval over problems. */
@@ -60,13 +63,13 @@ function cell(method: Table1Method, figure: ProblemFigure, iteration: number | u
   const it = method.run.iterations.find((candidate) => candidate.iteration === iteration);
   if (iteration === undefined || it === undefined || it[figure] === null) return '-';
   const values = [...figureByProblem(method.run.problems, figure, iteration).values()];
-  return `${percent(it[figure])}${bracket(bootstrapInterval(values, figureSeed(method.strategy, figure, iteration)))}`;
+  return `${percent(it[figure])}${bracket(values, figureSeed(method.strategy, figure, iteration))}`;
 }
 
 /** `+8.3 [-4.2, 20.8]`: a method's mean difference from TMAS over the problems both graded, with its 95% paired interval; `-` when they share none. */
 function differenceCell(method: ReadonlyMap<string, number>, tmas: ReadonlyMap<string, number>, seed: number): string {
   const paired = pairedDifference(method, tmas, seed);
-  return paired === null ? '-' : `${signedPoints(paired.difference)}${bracket(paired.interval, signedPoints)}`;
+  return paired === null ? '-' : `${signedPoints(paired.difference)}${intervalBracket(paired.interval, paired.problems, signedPoints)}`;
 }
 
 /** The table of each iterative method's Pass@1 difference from TMAS per iteration, paired by problem. */
@@ -77,7 +80,7 @@ function differenceTable(iterative: Table1Method[], tmas: Table1Method, mark: (m
   return [
     '',
     `Difference from TMAS in points of Pass@1 (method − tmas) per iteration, over the problems both graded at that iteration, with its 95% paired interval in brackets ` +
-      `(percentile bootstrap over problems, each resampled with both figures, ${PAIRED_RESAMPLES.toLocaleString('en')} resamples; [–] under 2 problems): an interval that excludes 0 is a difference the problems support.`,
+      `(percentile bootstrap over problems, each resampled with both figures, ${PAIRED_RESAMPLES.toLocaleString('en')} resamples; [–] under 2 problems; ${ALIKE_LEGEND}): an interval that excludes 0 is a difference the problems support.`,
     '',
     `| iteration | ${others.map(mark).join(' | ')} |`,
     `|---|${others.map(() => '---:').join('|')}|`,
@@ -96,7 +99,7 @@ function mvLine(majority: Table1Method, marks: string, tmas: Table1Method | unde
   const k = majority.options.samples ?? '?';
   const byProblem = mvByProblem(majority);
   const values = [...byProblem.values()];
-  const figure = values.length === 0 ? '-' : `${percent(values.reduce((a, b) => a + b, 0) / values.length)}${bracket(bootstrapInterval(values, voteSeed(majority.strategy, k)))}`;
+  const figure = values.length === 0 ? '-' : `${percent(values.reduce((a, b) => a + b, 0) / values.length)}${bracket(values, voteSeed(majority.strategy, k))}`;
   const pool = majority.draws?.pool ?? Number(k);
   const how =
     pool > Number(k)
@@ -201,7 +204,7 @@ export function formatTable1(methods: Table1Method[]): string {
     ...notAResult(methods),
     '',
     `Pass@1 in % per iteration and method, over ${problems} problem${problems === 1 ? '' : 's'} (${gradeLabel(methods)}): the mean over each iteration's candidates (and judge passes), then over problems, ` +
-      "with its 95% interval in brackets (percentile bootstrap over problems, 1,000 resamples; [–] under 2 graded problems). The row 'problems' gives how many problems each method's last iteration graded, of how many it ran when fewer.",
+      `with its 95% interval in brackets (percentile bootstrap over problems, 1,000 resamples; [–] under 2 graded problems; ${ALIKE_LEGEND}). The row 'problems' gives how many problems each method's last iteration graded, of how many it ran when fewer.`,
     '',
     `| iteration | ${iterative.map(mark).join(' | ')} |`,
     `|---|${iterative.map(() => '---:').join('|')}|`,
