@@ -278,6 +278,19 @@ describe('tmas table1', () => {
     expect(table).not.toMatch(/\[([-+]?\d+\.\d), \1\]/);
   });
 
+  test('problems without a reference answer mixed in: the table says they are graded by nothing, not that a method lost them', async ({ dir }) => {
+    const problems = smallProblems(4).map((problem, i) => (i % 2 === 1 ? { problem_id: problem.problem_id, question: problem.question } : problem));
+    const input = await writeProblems(dir, problems);
+    const out = path.join(dir, 'mixed');
+    const result = await runCliInProcess(['table1', '--strategies', 'self-refine,tmas', '--n-candidates', '2', '--n-verifications', '1', '--input-file', input, '--output-file', out, '--no-proof', '--max-iterations', '1', '--judge-passes', '1']);
+    expect(result.code, result.stderr).toBe(0);
+    const table = await readFile(path.join(out, 'table1.md'), 'utf8');
+    // Before: `| problems | 2 of 4 | 2 of 4 |` and nothing else, as a method that lost two problems reads.
+    expect(table).toMatch(/^\| problems \| 2 of 4 \(2 without a reference answer\) \| 2 of 4 \(2 without a reference answer\) \|$/m);
+    expect(table).toContain('Of the 4 problems, 2 have no reference answer (p2, p4), which nothing grades: they are in no figure');
+    expect(table).not.toMatch(/‡/);
+  });
+
   test("a difference from TMAS is marked where TMAS's own column is: a clean method's difference from a TMAS whose roles' outputs were unusable does not read clean", async ({ dir }) => {
     const input = await writeProblems(dir, smallProblems(2));
     const args = ['--input-file', input, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '1', '--judge-passes', '0'];

@@ -42,6 +42,7 @@ import { budgetTable, type Table1Method } from './table1-budgets.ts';
 import { MAJORITY_DRAWS } from '../../observers/majority-draws.ts';
 import { signedPoints } from '../../report/format.ts';
 import { ALIKE_LEGEND, intervalBracket } from '../../report/interval-text.ts';
+import { unreferencedProblems, unreferencedSentence } from '../../report/unreferenced-problems.ts';
 import { describeUnfinished, problemsRun } from '../../report/stopped-problems.ts';
 import { caveatMarks } from '../../report/run-marks.ts';
 import { answerlessMethods, ungradedMethods } from './table1-ungraded.ts';
@@ -116,7 +117,10 @@ function problemCount(run: ReportRun): string {
   const last = run.iterations.at(-1);
   const ran = describeUnfinished(run) !== null ? problemsRun(run) : (last?.problems ?? 0);
   const graded = last?.graded ?? 0;
-  return graded === ran ? String(ran) : `${graded} of ${ran}`;
+  if (graded === ran) return String(ran);
+  // Problems without a reference answer are never graded: said so, `3 of 5` alone reads as 2 the method lost.
+  const unreferenced = unreferencedProblems(run)?.length ?? 0;
+  return `${graded} of ${ran}${unreferenced > 0 ? ` (${unreferenced} without a reference answer)` : ''}`;
 }
 
 /** The line that says where the figures come from. */
@@ -199,12 +203,13 @@ export function formatTable1(methods: Table1Method[]): string {
   const depth = Math.max(0, ...iterative.map((method) => method.run.iterations.length));
   // A problem no method finished an iteration of has no figures: the problems each run was given count it.
   const problems = Math.max(new Set(methods.flatMap((method) => [...method.run.problems.map((p) => p.problem), ...method.run.stopped.map((entry) => entry.problem)])).size, ...methods.map((method) => problemsRun(method.run)));
+  const unreferenced = [...new Set(methods.flatMap((method) => unreferencedProblems(method.run) ?? []))];
   const lines = [
     heading(methods),
     ...notAResult(methods),
     '',
     `Pass@1 in % per iteration and method, over ${problems} problem${problems === 1 ? '' : 's'} (${gradeLabel(methods)}): the mean over each iteration's candidates (and judge passes), then over problems, ` +
-      `with its 95% interval in brackets (percentile bootstrap over problems, 1,000 resamples; [–] under 2 graded problems; ${ALIKE_LEGEND}). The row 'problems' gives how many problems each method's last iteration graded, of how many it ran when fewer.`,
+      `with its 95% interval in brackets (percentile bootstrap over problems, 1,000 resamples; [–] under 2 graded problems; ${ALIKE_LEGEND}). The row 'problems' gives how many problems each method's last iteration graded, of how many it ran when fewer.${unreferenced.length > 0 ? ` Of the ${problems} problems, ${unreferencedSentence(unreferenced)}` : ''}`,
     '',
     `| iteration | ${iterative.map(mark).join(' | ')} |`,
     `|---|${iterative.map(() => '---:').join('|')}|`,
