@@ -145,6 +145,20 @@ describe('tmas table1', () => {
     expect(table.split('\n')[2]).toMatch(/^\*\*No column of this table is a result\.\*\* rse: under the rule-based grade, no candidate of any problem gave a final answer the grader could read \(its rollout role: 4 of 4 outputs unusable, e\.g\. "no final answer[^"]*"\)\. Their Pass@1 of 0\.0 is their replies' format, not an accuracy/);
   });
 
+  test('a column one of whose own roles could use no output in any iteration is said to be no result of its method, beside its plausible Pass@1', async ({ dir }) => {
+    const out = path.join(dir, 'hollow');
+    const input = await writeProblems(dir, smallProblems(2));
+    const result = await runCliInProcess(['table1', '--strategies', 'tmas', '--n-candidates', '2', '--n-verifications', '1', '--input-file', input, '--output-file', out, '--no-proof', '--max-iterations', '1', '--judge-passes', '0', '--parse-retries', '0', '--sim-break-formats', '1']);
+    expect(result.code, result.stderr).toBe(0);
+    const table = await readFile(path.join(out, 'table1.md'), 'utf8');
+    const metrics = JSON.parse(await readFile(path.join(out, 'tmas', 'metrics.json'), 'utf8'));
+    const verification = metrics.iterations[0].outputsByRole.verification;
+    // Every verification broke its format: TMAS ran without its scores, so its column is no TMAS figure.
+    expect(verification.unusable).toBe(verification.outputs);
+    // Before: only a ⚠ and a note below the table, under the headline nothing.
+    expect(table.split('\n')[2]).toMatch(new RegExp(`^\\*\\*No column of this table is a result\\.\\*\\* tmas: not one output of its (?:\\w+, )*(?:\\w+ and )?verification roles? could be used, in any iteration \\(.*verification ${verification.unusable} of ${verification.outputs}.*\\): its figures are of what ran without (?:it|them), not of tmas\\.`));
+  });
+
   test("every column counts the replies it could not use, its own and its judge's, even under the share that warns", async ({ dir }) => {
     const { out } = await brokenJudgeTable(dir, 1, '0.04');
     type Counts = Record<string, { outputs: number; unusable: number }>;

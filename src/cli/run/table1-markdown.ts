@@ -45,7 +45,7 @@ import { ALIKE_LEGEND, intervalBracket } from '../../report/interval-text.ts';
 import { unreferencedProblems, unreferencedSentence } from '../../report/unreferenced-problems.ts';
 import { describeUnfinished, problemsRun } from '../../report/stopped-problems.ts';
 import { caveatMarks } from '../../report/run-marks.ts';
-import { answerlessMethods, ungradedMethods } from './table1-ungraded.ts';
+import { answerlessMethods, hollowMethods, ungradedMethods } from './table1-ungraded.ts';
 
 export type { Table1Method } from './table1-budgets.ts';
 
@@ -173,7 +173,8 @@ function gradeLabel(methods: Table1Method[]): string {
 function notAResult(methods: Table1Method[]): string[] {
   const ungraded = ungradedMethods(methods, (method) => method.strategy);
   const answerless = answerlessMethods(methods);
-  const count = ungraded.length + answerless.length;
+  const hollow = hollowMethods(methods, new Set([...ungraded, ...answerless].map((entry) => entry.slice(0, entry.indexOf(':')))));
+  const count = ungraded.length + answerless.length + hollow.length;
   if (count === 0) return [];
   const which = count === methods.length ? 'No column of this table is a result' : `Not a result: ${count} of the ${methods.length} columns`;
   const sentences = [`**${which}.**`];
@@ -187,6 +188,12 @@ function notAResult(methods: Table1Method[]): string[] {
     sentences.push(
       `${answerless.map((entry) => `${entry}.`).join(' ')} Their Pass@1 of 0.0 is their replies' format, not an accuracy: ` +
         'have the model end with its final answer in \\boxed{} (its prompt, --prompt), or grade with a judge, which reads the text (--judge-base-url, --judge-passes).',
+    );
+  }
+  if (hollow.length > 0) {
+    sentences.push(
+      `${hollow.map((entry) => `${entry}.`).join(' ')} Their figures are no result of the method named: ` +
+        'have each such role answer in its format (its prompt, --prompt; its endpoint; --parse-retries), then run the table again (tmas calls <method> --role <role> shows the replies).',
     );
   }
   return ['', sentences.join(' ')];

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { UserError } from '../../kernel/errors.ts';
 import { roleKinds, STRATEGIES } from '../../../machines/strategies/index.ts';
 import type { Table1Method } from './table1-budgets.ts';
+import { roleOutputTotals } from '../../observers/role-outputs.ts';
 
 /**
  * `majority: the judge gave no verdict on any of its candidates (24 of 24 replies unusable, e.g. "…"; read them with …)`, one per method whose every iteration graded no problem;
@@ -43,6 +44,28 @@ export function answerlessMethods(methods: Table1Method[]): string[] {
     const [role] = method.run.unusable.filter((entry) => entry.role !== 'judge' && entry.reason != null).sort((a, b) => writes(b.role) - writes(a.role) || b.unusable / b.outputs - a.unusable / a.outputs);
     const example = role === undefined ? '' : ` (its ${role.role} role: ${role.unusable} of ${role.outputs} outputs unusable, e.g. ${JSON.stringify(role.reason)})`;
     return [`${method.strategy}: under the rule-based grade, no candidate of any problem gave a final answer the grader could read${example}`];
+  });
+}
+
+/**
+ * `tmas: not one output of its verification and experience roles could be used, in any iteration (…)`, one per method
+ * (not already without a figure or an answer) one of whose own roles, the judge aside, received outputs and could use
+ * none of them over the whole run: the method never ran as designed, its figures are those of what ran without that
+ * role (a TMAS without verification scores, an RSE without a bank, a mas-ceo without its CEO), which a ⚠ beside a
+ * plausible Pass@1 (50.0 at --sim-break-formats 1) did not say.
+ */
+export function hollowMethods(methods: Table1Method[], already: ReadonlySet<string>): string[] {
+  return methods.flatMap((method) => {
+    if (already.has(method.strategy)) return [];
+    const totals = Object.entries(roleOutputTotals(method.run.iterations));
+    const dead = totals.filter(([role, counts]) => role !== 'judge' && counts.outputs > 0 && counts.unusable === counts.outputs).sort(([a], [b]) => (a < b ? -1 : 1));
+    if (dead.length === 0) return [];
+    const names = dead.map(([role]) => role);
+    const roles = names.length === 1 ? `its ${names[0]} role` : `its ${names.slice(0, -1).join(', ')} and ${names.at(-1)} roles`;
+    const counts = dead.map(([role, c]) => `${role} ${c.unusable} of ${c.outputs}`).join(', ');
+    const reason = dead.find(([, c]) => c.reason !== null)?.[1].reason;
+    const example = reason == null ? '' : `; e.g. ${JSON.stringify(reason)}`;
+    return [`${method.strategy}: not one output of ${roles} could be used, in any iteration (${counts}${example}): its figures are of what ran without ${names.length === 1 ? 'it' : 'them'}, not of ${method.strategy}`];
   });
 }
 
