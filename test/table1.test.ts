@@ -159,6 +159,21 @@ describe('tmas table1', () => {
     expect(table.split('\n')[2]).toMatch(new RegExp(`^\\*\\*No column of this table is a result\\.\\*\\* tmas: not one output of its (?:\\w+, )*(?:\\w+ and )?verification roles? could be used, in any iteration \\(.*verification ${verification.unusable} of ${verification.outputs}.*\\): its figures are of what ran without (?:it|them), not of tmas\\.`));
   });
 
+  test('a table graded by nothing because its problems have no reference answer (--force) says so, not that a judge failed', async ({ dir }) => {
+    const out = path.join(dir, 'unreferenced');
+    const input = await writeProblems(dir, smallProblems(2).map(({ problem_id, question }) => ({ problem_id, question })));
+    const result = await runCliInProcess(['table1', '--strategies', 'tmas', '--n-candidates', '2', '--n-verifications', '1', '--input-file', input, '--output-file', out, '--no-proof', '--max-iterations', '1', '--force']);
+    expect(result.code).toBe(3);
+    const error = result.stderr.split('\n').find((line) => line.endsWith('[TMAS_TABLE_UNGRADED]')) ?? '';
+    const table = await readFile(path.join(out, 'table1.md'), 'utf8');
+    for (const text of [error, table]) {
+      expect(text).toContain('tmas: no candidate of any iteration was graded: 2 of its 2 problems have no reference answer, which nothing grades');
+      expect(text).toContain('Give each problem its reference answer');
+      // Before: "A judge must end each reply with …; fix it", for a run graded by the rule, with no judge.
+      expect(text).not.toMatch(/judge must|Fix the judge/);
+    }
+  });
+
   test("every column counts the replies it could not use, its own and its judge's, even under the share that warns", async ({ dir }) => {
     const { out } = await brokenJudgeTable(dir, 1, '0.04');
     type Counts = Record<string, { outputs: number; unusable: number }>;

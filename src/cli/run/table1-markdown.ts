@@ -45,7 +45,7 @@ import { ALIKE_LEGEND, intervalBracket } from '../../report/interval-text.ts';
 import { unreferencedProblems, unreferencedSentence } from '../../report/unreferenced-problems.ts';
 import { describeUnfinished, problemsRun } from '../../report/stopped-problems.ts';
 import { caveatMarks } from '../../report/run-marks.ts';
-import { answerlessMethods, hollowMethods, ungradedMethods } from './table1-ungraded.ts';
+import { answerlessMethods, hollowMethods, ungradedAdvice, ungradedMethods } from './table1-ungraded.ts';
 
 export type { Table1Method } from './table1-budgets.ts';
 
@@ -181,7 +181,7 @@ function notAResult(methods: Table1Method[]): string[] {
   if (ungraded.length > 0) {
     sentences.push(
       `${ungraded.map((entry) => `${entry}.`).join(' ')} Their cells are '-': they measure nothing, not an accuracy of 0. ` +
-        'A judge must end each reply with "VERDICT: equivalent" or "VERDICT: not equivalent"; fix it and run the table again into a new --output-file (the commands above run in the folder of this file; tmas table1 ended with TMAS_TABLE_UNGRADED, exit code 3).',
+        `${ungradedAdvice(ungraded)} (The commands above run in the folder of this file; tmas table1 ended with TMAS_TABLE_UNGRADED, exit code 3.)`,
     );
   }
   if (answerless.length > 0) {
