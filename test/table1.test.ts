@@ -157,6 +157,11 @@ describe('tmas table1', () => {
     expect(verification.unusable).toBe(verification.outputs);
     // Before: only a ⚠ and a note below the table, under the headline nothing.
     expect(table.split('\n')[2]).toMatch(new RegExp(`^\\*\\*No column of this table is a result\\.\\*\\* tmas: not one output of its (?:\\w+, )*(?:\\w+ and )?verification roles? could be used, in any iteration \\(.*verification ${verification.unusable} of ${verification.outputs}.*\\): its figures are of what ran without (?:it|them), not of tmas\\.`));
+    // The report says the same in its runs table (HTML) and above its tables (Markdown): before, a ⚠ per role alone.
+    expect(await readFile(path.join(out, 'report.html'), 'utf8')).toMatch(/✗ No result of its method: not one output of its [^<]*verification[^<]*, not of tmas</);
+    const lines: string[] = [];
+    await runReportCommand([path.join(out, 'tmas')], { format: 'md' }, { stdout: (line) => lines.push(line) });
+    expect(lines.join('\n')).toMatch(/^> ✗ tmas: no result of its method: not one output of its .*verification.*, not of tmas\.$/m);
   });
 
   test('a table graded by nothing because its problems have no reference answer (--force) says so, not that a judge failed', async ({ dir }) => {

@@ -17,6 +17,7 @@ import { methodSpend, methodTokensOf, unusableCell, type MethodSpend } from './m
 import { describeUnusableRole, unusableEffect } from '../observers/role-outputs.ts';
 import { describeUnfinished } from './stopped-problems.ts';
 import { caveatMarks } from './run-marks.ts';
+import { hollowSentence } from './hollow-roles.ts';
 import { ALIKE_LEGEND, intervalBracket } from './interval-text.ts';
 
 /** `+8.3 [-4.2, +20.8]`: a paired difference in points at one iteration, with its 95% interval; `–` where the runs share no graded problem. */
@@ -87,6 +88,10 @@ export function renderReportMarkdown(runs: ReportRun[], leftOut: string[] = []):
       out.push(`- group ${group.name}: ${group.runs.map((r) => runs[r]?.name ?? '?').join(', ')}: ${group.label}${apart}`);
     }
     out.push('');
+  }
+  for (const run of runs) {
+    const hollow = hollowSentence(run.strategy ?? run.name, run.iterations);
+    if (hollow !== null) out.push(`> ✗ ${run.name}: no result of its method: ${hollow}.`, '');
   }
   for (const run of runs) for (const entry of run.unusable) out.push(`> ⚠ ${run.name}: ${describeUnusableRole(entry)}: ${unusableEffect(entry.role)}.`, '');
   for (const run of runs) {

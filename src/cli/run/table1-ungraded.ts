@@ -11,7 +11,7 @@ import { roleKinds, STRATEGIES } from '../../../machines/strategies/index.ts';
 import type { Table1Method } from './table1-budgets.ts';
 import { problemsRun } from '../../report/stopped-problems.ts';
 import { unreferencedProblems } from '../../report/unreferenced-problems.ts';
-import { roleOutputTotals } from '../../observers/role-outputs.ts';
+import { hollowSentence } from '../../report/hollow-roles.ts';
 
 /**
  * `majority: the judge gave no verdict on any of its candidates (24 of 24 replies unusable, e.g. "…"; read them with …)`, one per method whose every iteration graded no problem;
@@ -61,16 +61,8 @@ export function answerlessMethods(methods: Table1Method[]): string[] {
  */
 export function hollowMethods(methods: Table1Method[], already: ReadonlySet<string>): string[] {
   return methods.flatMap((method) => {
-    if (already.has(method.strategy)) return [];
-    const totals = Object.entries(roleOutputTotals(method.run.iterations));
-    const dead = totals.filter(([role, counts]) => role !== 'judge' && counts.outputs > 0 && counts.unusable === counts.outputs).sort(([a], [b]) => (a < b ? -1 : 1));
-    if (dead.length === 0) return [];
-    const names = dead.map(([role]) => role);
-    const roles = names.length === 1 ? `its ${names[0]} role` : `its ${names.slice(0, -1).join(', ')} and ${names.at(-1)} roles`;
-    const counts = dead.map(([role, c]) => `${role} ${c.unusable} of ${c.outputs}`).join(', ');
-    const reason = dead.find(([, c]) => c.reason !== null)?.[1].reason;
-    const example = reason == null ? '' : `; e.g. ${JSON.stringify(reason)}`;
-    return [`${method.strategy}: not one output of ${roles} could be used, in any iteration (${counts}${example}): its figures are of what ran without ${names.length === 1 ? 'it' : 'them'}, not of ${method.strategy}`];
+    const sentence = already.has(method.strategy) ? null : hollowSentence(method.strategy, method.run.iterations);
+    return sentence === null ? [] : [`${method.strategy}: ${sentence}`];
   });
 }
 
