@@ -127,7 +127,7 @@ describe('tmas table1', () => {
     expect(error).toContain(`read them with tmas calls ${path.join(out, 'majority')} --role judge). `);
     expect(error).toMatch(/Fix the judge \(--judge-base-url, --judge-model-name, --judge-max-tokens\), then run the table again into a new --output-file/);
     const table = await readFile(path.join(out, 'table1.md'), 'utf8');
-    expect(table).toMatch(/^MV@2 ⚠ .*: - over 0 of 2 problems$/m);
+    expect(table).toMatch(/^MV@2 ⚠ .*: - over 0 of 2 problems \(2 without a verdict of the judge\)$/m);
     // The file says so itself, under its title: a reader of table1.md alone sees no figure of 0 to take for an accuracy.
     expect(table.split('\n')[2]).toMatch(/^\*\*No column of this table is a result\.\*\* majority: the judge gave no verdict on any of its candidates \((\d+) of \1 replies unusable, .*read them with tmas calls majority --role judge\)\. Their cells are '-': they measure nothing, not an accuracy of 0\./);
     expect(table).not.toContain(dir);
@@ -324,6 +324,18 @@ describe('tmas table1', () => {
     expect(table).toMatch(/^\| problems \| 2 of 4 \(2 without a reference answer\) \| 2 of 4 \(2 without a reference answer\) \|$/m);
     expect(table).toContain('Of the 4 problems, 2 have no reference answer (p2, p4), which nothing grades: they are in no figure');
     expect(table).not.toMatch(/‡/);
+  });
+
+  test("a problem the judge gave no verdict on is said so in the problems row, not left as one the method lost", async ({ dir }) => {
+    const input = await writeProblems(dir, smallProblems(4));
+    await runInProcess(['--input-file', input, '--no-proof', '--n-candidates', '1', '--n-verifications', '1', '--max-iterations', '1', '--judge-model-name', 'tmas-sim', '--judge-passes', '1', '--parse-retries', '0', '--sim-break-formats', '0.6', '--output-file', path.join(dir, 'run')]);
+    const run = await loadRun(path.join(dir, 'run'));
+    const last = run.iterations.at(-1);
+    const unjudged = (last?.problems ?? 0) - (last?.graded ?? 0);
+    expect(unjudged).toBeGreaterThan(0);
+    const table = formatTable1([{ strategy: 'tmas', options: {}, run }]);
+    // Before: `| problems | 2 of 4 |`, as a method that lost problems reads, with no ‡.
+    expect(table).toContain(`| problems | ${last?.graded} of 4 (${unjudged} without a verdict of the judge) |`);
   });
 
   test("a difference from TMAS is marked where TMAS's own column is: a clean method's difference from a TMAS whose roles' outputs were unusable does not read clean", async ({ dir }) => {

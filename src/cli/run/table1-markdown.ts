@@ -109,18 +109,22 @@ function mvLine(majority: Table1Method, marks: string, tmas: Table1Method | unde
   const tmasLast = tmas?.run.iterations.at(-1)?.iteration;
   const versus =
     tmas === undefined || tmasLast === undefined ? '' : `; minus tmas${tmasMarks} at its last iteration (${tmasLast}), paired by problem: ${differenceCell(byProblem, figureByProblem(tmas.run.problems, 'pass1', tmasLast), pairedSeed('mv', tmasLast))}`;
-  return `MV@${k}${marks} (majority vote of ${k} samples, ${how}; judge-graded when a judge ran): ${figure} over ${problemCount(majority.run)} problems${versus}`;
+  return `MV@${k}${marks} (majority vote of ${k} samples, ${how}; judge-graded when a judge ran): ${figure} over ${problemCount(majority.run, ' problems')}${versus}`;
 }
 
-/** How many problems a method's last iteration graded, of how many it ran (those failed calls stopped included: they are not in the figures). */
-function problemCount(run: ReportRun): string {
+/** How many problems a method's last iteration graded, of how many it ran (those failed calls stopped included: they are not in the figures), `noun` after the count, then why the others were not graded. */
+function problemCount(run: ReportRun, noun = ''): string {
   const last = run.iterations.at(-1);
   const ran = describeUnfinished(run) !== null ? problemsRun(run) : (last?.problems ?? 0);
   const graded = last?.graded ?? 0;
-  if (graded === ran) return String(ran);
+  if (graded === ran) return `${ran}${noun}`;
   // Problems without a reference answer are never graded: said so, `3 of 5` alone reads as 2 the method lost.
   const unreferenced = unreferencedProblems(run)?.length ?? 0;
-  return `${graded} of ${ran}${unreferenced > 0 ? ` (${unreferenced} without a reference answer)` : ''}`;
+  const why = unreferenced > 0 ? [`${unreferenced} without a reference answer`] : [];
+  // In a finished run the rest reached the last iteration and were not graded there: the judge gave none of their candidates a verdict.
+  const unjudged = describeUnfinished(run) === null && run.evaluation?.grading === 'judge' ? ran - graded - unreferenced : 0;
+  if (unjudged > 0) why.push(`${unjudged} without a verdict of the judge`);
+  return `${graded} of ${ran}${noun}${why.length > 0 ? ` (${why.join('; ')})` : ''}`;
 }
 
 /** The line that says where the figures come from. */
