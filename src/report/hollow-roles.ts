@@ -8,14 +8,27 @@
  * of the method named, not only a ⚠ per role.
  */
 import { roleOutputTotals, type RoleOutputs } from '../observers/role-outputs.ts';
+import { isAnswerlessReason } from '../kernel/answerless-reason.ts';
 
 /** The judge's role name: its unusable replies leave candidates ungraded, which table1-ungraded.ts says apart. */
 const JUDGE = 'judge';
 
-/** The run's roles, the judge aside, with outputs and none usable over every iteration, by name. */
-export function deadRoles(iterations: ReadonlyArray<{ iteration: number; outputsByRole?: Record<string, RoleOutputs> }>): Array<[string, RoleOutputs]> {
-  return Object.entries(roleOutputTotals([...iterations]))
+/** What this check reads of a run: its iterations' outputs per role, and how it was graded (metrics.json's evaluation). */
+export interface RunRoleOutputs {
+  iterations: ReadonlyArray<{ iteration: number; outputsByRole?: Record<string, RoleOutputs> }>;
+  evaluation?: Record<string, unknown> | null;
+}
+
+/**
+ * The run's roles, the judge aside, with outputs and none usable over every iteration, by name. Under a judge, a
+ * role whose outputs only lacked a final answer is no such role: those replies are the candidates the judge graded
+ * from their text (a self-refine whose every rewrite lost its box is graded on its rewrites, not run without them).
+ */
+export function deadRoles(run: RunRoleOutputs): Array<[string, RoleOutputs]> {
+  const judged = run.evaluation?.grading === 'judge';
+  return Object.entries(roleOutputTotals([...run.iterations]))
     .filter(([role, counts]) => role !== JUDGE && counts.outputs > 0 && counts.unusable === counts.outputs)
+    .filter(([, counts]) => !(judged && isAnswerlessReason(counts.reason)))
     .sort(([a], [b]) => (a < b ? -1 : 1));
 }
 
@@ -23,8 +36,8 @@ export function deadRoles(iterations: ReadonlyArray<{ iteration: number; outputs
  * `not one output of its experience and verification roles could be used, in any iteration (experience 24 of 24,
  * verification 66 of 66; e.g. "…"): its figures are of what ran without them, not of tmas`; null when every role used some.
  */
-export function hollowSentence(method: string, iterations: Parameters<typeof deadRoles>[0]): string | null {
-  const dead = deadRoles(iterations);
+export function hollowSentence(method: string, run: RunRoleOutputs): string | null {
+  const dead = deadRoles(run);
   if (dead.length === 0) return null;
   const names = dead.map(([role]) => role);
   const roles = names.length === 1 ? `its ${names[0]} role` : `its ${names.slice(0, -1).join(', ')} and ${names.at(-1)} roles`;

@@ -45,7 +45,7 @@ function totalsTable(runs: ReportRun[], groups: RunGroup[]): string {
     const tag = groups.length > 1 && group ? ` <span class="group">${group.name}</span>` : '';
     const stopped = describeUnfinished(run);
     // Roles that used no output at all: the run's figures are not its method's, whatever they look like.
-    const hollow = hollowSentence(run.strategy ?? run.name, run.iterations);
+    const hollow = hollowSentence(run.strategy ?? run.name, run);
     const unusable =
       (hollow === null ? '' : `<br><span class="bad hollow">✗ No result of its method: ${escapeXml(hollow)}</span>`) +
       run.unusable.map((entry) => `<br><span class="bad unusable">⚠ ${escapeXml(describeUnusableRole(entry))}</span>`).join('') +

@@ -90,7 +90,7 @@ export function renderReportMarkdown(runs: ReportRun[], leftOut: string[] = []):
     out.push('');
   }
   for (const run of runs) {
-    const hollow = hollowSentence(run.strategy ?? run.name, run.iterations);
+    const hollow = hollowSentence(run.strategy ?? run.name, run);
     if (hollow !== null) out.push(`> ✗ ${run.name}: no result of its method: ${hollow}.`, '');
   }
   for (const run of runs) for (const entry of run.unusable) out.push(`> ⚠ ${run.name}: ${describeUnusableRole(entry)}: ${unusableEffect(entry.role)}.`, '');

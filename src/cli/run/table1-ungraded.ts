@@ -61,7 +61,7 @@ export function answerlessMethods(methods: Table1Method[]): string[] {
  */
 export function hollowMethods(methods: Table1Method[], already: ReadonlySet<string>): string[] {
   return methods.flatMap((method) => {
-    const sentence = already.has(method.strategy) ? null : hollowSentence(method.strategy, method.run.iterations);
+    const sentence = already.has(method.strategy) ? null : hollowSentence(method.strategy, method.run);
     return sentence === null ? [] : [`${method.strategy}: ${sentence}`];
   });
 }
