@@ -43,6 +43,14 @@ function differenceIntro(runs: ReportRun[], basis: DifferenceBasis, header: stri
   return `${header}: each run's difference in points from ${from} at the same iteration, over the problems both graded, with its 95% paired bootstrap interval (problems resampled with both figures, ${PAIRED_RESAMPLES.toLocaleString('en')} resamples; ${ALIKE_LEGEND}).${caveats.join('')}`;
 }
 
+/**
+ * The reference against itself is 0 by construction, not a difference measured on its problems; where it graded
+ * no problem at that iteration (its Pass@1 '–') there is no 0 to state either.
+ */
+function referenceCell(cell: string, isReference: boolean): string {
+  return isReference && cell !== '–' ? '0 (the reference)' : cell;
+}
+
 function table(header: string[], rows: string[][]): string {
   const line = (cells: string[]) => `| ${cells.map((c) => c.replace(/\|/g, '\\|')).join(' | ')} |`;
   return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
@@ -111,8 +119,7 @@ export function renderReportMarkdown(runs: ReportRun[], leftOut: string[] = []):
         run.iterations.map((it) => [
           String(it.iteration),
           percent(it.pass1),
-          // The reference against itself is 0 by construction, not a difference measured on its problems.
-          ...(basis === null ? [] : [versus === null ? '–' : reference === run ? '0 (the reference)' : difference(versus, it.iteration)]),
+          ...(basis === null ? [] : [versus === null ? '–' : referenceCell(difference(versus, it.iteration), reference === run)]),
           percent(it.majority),
           // An iteration without a mean score had no usable verification: its figure (in a metrics.json of an earlier tmas) picked nothing.
           bestVerifiedPercent(run.verifier && it.meanScore !== null, it.bestVerified),
