@@ -5,6 +5,7 @@
 import type { CallInfo, Message } from '../src/kernel/protocol.ts';
 import type { LlmOutput } from './llm.ts';
 import { lastJsonObjectIn } from './reply-json.ts';
+import { NO_FINAL_ANSWER } from '../src/kernel/answerless-reason.ts';
 
 /** The fields every reply copies from its request. */
 export function replyBase(request: Message) {
@@ -130,7 +131,7 @@ export function solutionUnusable(answer: string | null, output: LlmOutput, proof
   const cut = cutOff(output);
   if (proof) return cut === null ? null : `the proof was ${cut}`;
   if (answer !== null) return null;
-  return cut === null ? 'no final answer: none in \\boxed{} or stated' : `no final answer: the answer was ${cut}`;
+  return cut === null ? `${NO_FINAL_ANSWER}: none in \\boxed{} or stated` : `${NO_FINAL_ANSWER}: the answer was ${cut}`;
 }
 
 /**

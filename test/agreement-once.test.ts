@@ -38,7 +38,9 @@ describe('rule = judge counts each verdict once', () => {
       };
       expect({ strategy, silent }).toEqual({ strategy, silent: 0 });
       expect(metrics.totals.judged).toBe(verdicts);
-      expect(metrics.totals.ruleJudgeAgreement?.judged).toBe(verdicts);
+      // The agreement leaves out a candidate without a final answer: the rule compared nothing there (agreement-answerless.test.ts).
+      const answerless = candidates.filter((c) => c.answer === null && c.reusedVerdict !== true && (c.judge?.verdicts ?? []).some((v) => v !== null)).length;
+      expect(metrics.totals.ruleJudgeAgreement?.judged).toBe(verdicts - answerless);
       // Candidates with a verdict outnumber the verdicts asked: some were carried, so a double count would show.
       const graded = candidates.filter((c) => (c.judge?.verdicts ?? []).some((v) => v !== null)).length;
       expect(graded, strategy).toBeGreaterThan(verdicts);

@@ -60,7 +60,7 @@ export interface IterationMetrics {
   /** Candidates graded by both the rule and the judge, and how many of them the two grades disagree on. */
   judged: number;
   disagreements: number;
-  /** Of those, the ones the rule was sure of (all under --judge-when always; the audited ones under unsure), and their disagreements: the rule's accuracy where it decides alone. */
+  /** Of those, the ones the rule was sure of (all under --judge-when always; the audited ones under unsure), a final answer read, and their disagreements: the rule's accuracy where it decides alone. */
   sureJudged: number;
   sureDisagreements: number;
   /** Candidates left out of those counts because their verdict was reused from an earlier iteration (counted there, once); absent in runs made before. */
@@ -200,7 +200,10 @@ export function scoreIteration(candidates: CandidateResult[]): ProblemIteration 
   // A candidate the rule graded for the judge (`ruled`) agrees with itself: only the judge's own verdicts are compared,
   // each once: a candidate carried with a reused verdict was compared in the iteration that asked.
   const both = candidates.filter((c) => c.correct !== null && c.ruled !== true && c.reusedVerdict !== true && judgeSays(c) !== null);
-  const sure = both.filter((c) => c.unsure !== true);
+  // A candidate without a final answer gave the rule nothing to compare: its "wrong" is its reply's format, not a sure
+  // grade, and counted as sure it made every answerless reply the judge also failed an agreement (rule = judge rose with
+  // --sim-break-formats). It stays in `judged` and `disagreements`, where a judge that finds an answer the rule missed shows.
+  const sure = both.filter((c) => c.unsure !== true && c.answer !== null);
   const keys = answerKeys(candidates);
   const primary = (c: CandidateResult | null): boolean => answerRight(candidates, keys, judgeGraded, c);
   const majority = majorityCandidate(candidates, keys);

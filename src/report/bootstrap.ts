@@ -124,6 +124,8 @@ export function bootstrapBand(problems: ProblemFigures[], figure: ProblemFigure,
 export interface PairedCurve {
   points: Array<[number, number]>;
   band: Array<[number, number, number]>;
+  /** [iteration, problems both graded]: what each point is a mean over (a table's `[all n alike]`). */
+  problems: Array<[number, number]>;
 }
 
 /**
@@ -133,11 +135,12 @@ export interface PairedCurve {
  */
 export function pairedCurve(problems: ProblemFigures[], reference: ProblemFigures[], figure: ProblemFigure, name: string): PairedCurve {
   const iterations = [...new Set(problems.flatMap((problem) => problem.iterations.map((it) => it.iteration)))].sort((a, b) => a - b);
-  const curve: PairedCurve = { points: [], band: [] };
+  const curve: PairedCurve = { points: [], band: [], problems: [] };
   for (const iteration of iterations) {
     const paired = pairedDifference(figureByProblem(problems, figure, iteration), figureByProblem(reference, figure, iteration), pairedSeed(name, iteration));
     if (paired === null) continue;
     curve.points.push([iteration, paired.difference]);
+    curve.problems.push([iteration, paired.problems]);
     if (paired.interval) curve.band.push([iteration, paired.interval[0], paired.interval[1]]);
   }
   return curve;

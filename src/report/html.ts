@@ -19,6 +19,7 @@ import { methodSpend, unusableCell, type MethodSpend } from './method-spend.ts';
 import { describeUnfinished, problemsRun } from './stopped-problems.ts';
 import { comparisonGroups, type RunGroup } from './comparable.ts';
 import { describeUnusableRole } from '../observers/role-outputs.ts';
+import { hollowSentence } from './hollow-roles.ts';
 import type { ReportRun } from './load.ts';
 
 export { runLabel } from './charts.ts';
@@ -43,7 +44,10 @@ function totalsTable(runs: ReportRun[], groups: RunGroup[]): string {
     const grading = apart ? `<span class="bad">${escapeXml(run.grading)}: not comparable (group ${group.name})</span>` : escapeXml(run.grading);
     const tag = groups.length > 1 && group ? ` <span class="group">${group.name}</span>` : '';
     const stopped = describeUnfinished(run);
+    // Roles that used no output at all: the run's figures are not its method's, whatever they look like.
+    const hollow = hollowSentence(run.strategy ?? run.name, run);
     const unusable =
+      (hollow === null ? '' : `<br><span class="bad hollow">✗ No result of its method: ${escapeXml(hollow)}</span>`) +
       run.unusable.map((entry) => `<br><span class="bad unusable">⚠ ${escapeXml(describeUnusableRole(entry))}</span>`).join('') +
       (stopped === null ? '' : `<br><span class="bad stopped">‡ ${escapeXml(stopped)} (tmas run --resume finishes them)</span>`);
     // The run's totals count each candidate once (majority's iterations hold the earlier samples again); older files may lack it.

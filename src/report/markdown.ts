@@ -17,13 +17,16 @@ import { methodSpend, methodTokensOf, unusableCell, type MethodSpend } from './m
 import { describeUnusableRole, unusableEffect } from '../observers/role-outputs.ts';
 import { describeUnfinished } from './stopped-problems.ts';
 import { caveatMarks } from './run-marks.ts';
+import { hollowSentence } from './hollow-roles.ts';
+import { ALIKE_LEGEND, intervalBracket } from './interval-text.ts';
 
 /** `+8.3 [-4.2, +20.8]`: a paired difference in points at one iteration, with its 95% interval; `–` where the runs share no graded problem. */
 function difference(curve: PairedCurve, iteration: number): string {
   const point = curve.points.find(([x]) => x === iteration);
   if (point === undefined) return '–';
   const band = curve.band.find(([x]) => x === iteration);
-  return `${signedPoints(point[1])}${band === undefined ? ' [–]' : ` [${signedPoints(band[1])}, ${signedPoints(band[2])}]`}`;
+  const problems = curve.problems.find(([x]) => x === iteration)?.[1] ?? 0;
+  return `${signedPoints(point[1])}${intervalBracket(band === undefined ? null : [band[1], band[2]], problems, signedPoints)}`;
 }
 
 /**
@@ -35,9 +38,17 @@ function differenceIntro(runs: ReportRun[], basis: DifferenceBasis, header: stri
   const from =
     basis.single !== null
       ? basis.single.name
-      : `the run it was forked from (${runs.flatMap((run) => { const source = basis.against(run); return source === null || source === run ? [] : [`${run.name} from ${source.name}`]; }).join('; ')}; a run forks came from is its own reference, 0 throughout)`;
+      : `the run it was forked from (${runs.flatMap((run) => { const source = basis.against(run); return source === null || source === run ? [] : [`${run.name} from ${source.name}`]; }).join('; ')}; a run forks came from is its own reference, '0 (the reference)' throughout)`;
   const caveats = references.filter((run) => caveatMarks(run) !== '').map((run) => ` Marked${caveatMarks(run)}: ${run.name}'s own figures carry the caveats noted above, and so does every difference from them.`);
-  return `${header}: each run's difference in points from ${from} at the same iteration, over the problems both graded, with its 95% paired bootstrap interval (problems resampled with both figures, ${PAIRED_RESAMPLES.toLocaleString('en')} resamples).${caveats.join('')}`;
+  return `${header}: each run's difference in points from ${from} at the same iteration, over the problems both graded, with its 95% paired bootstrap interval (problems resampled with both figures, ${PAIRED_RESAMPLES.toLocaleString('en')} resamples; ${ALIKE_LEGEND}).${caveats.join('')}`;
+}
+
+/**
+ * The reference against itself is 0 by construction, not a difference measured on its problems; where it graded
+ * no problem at that iteration (its Pass@1 '–') there is no 0 to state either.
+ */
+function referenceCell(cell: string, isReference: boolean): string {
+  return isReference && cell !== '–' ? '0 (the reference)' : cell;
 }
 
 function table(header: string[], rows: string[][]): string {
@@ -86,6 +97,10 @@ export function renderReportMarkdown(runs: ReportRun[], leftOut: string[] = []):
     }
     out.push('');
   }
+  for (const run of runs) {
+    const hollow = hollowSentence(run.strategy ?? run.name, run);
+    if (hollow !== null) out.push(`> ✗ ${run.name}: no result of its method: ${hollow}.`, '');
+  }
   for (const run of runs) for (const entry of run.unusable) out.push(`> ⚠ ${run.name}: ${describeUnusableRole(entry)}: ${unusableEffect(entry.role)}.`, '');
   for (const run of runs) {
     const stopped = describeUnfinished(run);
@@ -104,7 +119,7 @@ export function renderReportMarkdown(runs: ReportRun[], leftOut: string[] = []):
         run.iterations.map((it) => [
           String(it.iteration),
           percent(it.pass1),
-          ...(basis === null ? [] : [versus === null ? '–' : difference(versus, it.iteration)]),
+          ...(basis === null ? [] : [versus === null ? '–' : referenceCell(difference(versus, it.iteration), reference === run)]),
           percent(it.majority),
           // An iteration without a mean score had no usable verification: its figure (in a metrics.json of an earlier tmas) picked nothing.
           bestVerifiedPercent(run.verifier && it.meanScore !== null, it.bestVerified),

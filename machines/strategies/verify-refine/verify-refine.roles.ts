@@ -13,6 +13,7 @@ import { lastBoxedAnswer } from '../../../src/grader/extract/boxes.ts';
 import { COMMON_VARIABLES, PROBLEM_BLOCK, problemValues, SOLUTION_BLOCK } from '../../role-template.ts';
 import { callInfo, cutOff, emptyReply, replyBase, unusableIf } from '../../reply.ts';
 import type { LlmOutput } from '../../llm.ts';
+import { NO_FINAL_ANSWER } from '../../../src/kernel/answerless-reason.ts';
 import { createRoleMachine, passesPerCandidate } from '../../role.machine.ts';
 import { onePerCandidate, templateRole } from '../../template-role.ts';
 import { roleLine } from '../../kit.ts';
@@ -92,7 +93,7 @@ function proverUnusable(output: LlmOutput, sections: { proof: string; evaluation
   if (cut !== null) return `the proof was ${cut}`;
   if (sections === null) return 'no "## Solution" section followed by a "## Self Evaluation" section';
   if (selfScoreOf(sections.evaluation) === null) return 'no \\boxed{} score in the self-evaluation';
-  return !proof && answer === null ? 'no final answer in the Solution section' : null;
+  return !proof && answer === null ? `${NO_FINAL_ANSWER} in the Solution section` : null;
 }
 
 /** The Prover's definition. */

@@ -79,7 +79,7 @@ export function budgetTable(methods: Table1Method[]): string[] {
   return [
     `Budgets per column (from each run's metrics.json). ${agreement}${capped} 'window': what the context window leaves after the prompt.`,
     '',
-    "'rule = judge': where the rule-based grader was sure and the judge graded too (every candidate under --judge-when always, the audited share under unsure), how often they agree, with its 95% Wilson interval.",
+    "'rule = judge': where the rule-based grader was sure of a final answer it read and the judge graded too (a reply without one is no agreement; every candidate under --judge-when always, the audited share under unsure), how often they agree, with its 95% Wilson interval.",
     '',
     "'judged': the share of candidates sent to the judge, and, marked, the share it graded where it gave no verdict on some (its replies unusable, its calls failed): the Pass@1 of that column is over the candidates it graded.",
     '',

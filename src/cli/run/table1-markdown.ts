@@ -12,7 +12,9 @@
  * [0, 1]. Each resampling is seeded by the method and the iteration (MV@k's by
  * the method and k: its pool is the same whatever T), so the file is the same
  * on every machine. A cell over fewer than 2 graded problems
- * has no interval (`[–]`).
+ * has no interval (`[–]`), and one whose problems all had the same figure
+ * says so (`[all 4 alike]`, interval-text.ts) rather than print a bracket of
+ * zero width that reads as exact.
  *
  * The difference from TMAS pairs the problems by id (those both graded at
  * that iteration): the bootstrap resamples problems, each with both figures,
@@ -39,9 +41,11 @@ import { describeUnusableRole, unusableEffect } from '../../observers/role-outpu
 import { budgetTable, type Table1Method } from './table1-budgets.ts';
 import { MAJORITY_DRAWS } from '../../observers/majority-draws.ts';
 import { signedPoints } from '../../report/format.ts';
+import { ALIKE_LEGEND, intervalBracket } from '../../report/interval-text.ts';
+import { unreferencedProblems, unreferencedSentence } from '../../report/unreferenced-problems.ts';
 import { describeUnfinished, problemsRun } from '../../report/stopped-problems.ts';
 import { caveatMarks } from '../../report/run-marks.ts';
-import { answerlessMethods, ungradedMethods } from './table1-ungraded.ts';
+import { answerlessMethods, hollowMethods, ungradedAdvice, ungradedMethods } from './table1-ungraded.ts';
 
 export type { Table1Method } from './table1-budgets.ts';
 
@@ -50,9 +54,9 @@ function percent(value: number | null | undefined): string {
   return value === null || value === undefined ? '-' : (value * 100).toFixed(1);
 }
 
-/** ` [25.0, 58.3]`: a 95% interval in points, or ` [–]` without one. */
-function bracket(interval: [number, number] | null, format: (value: number) => string = percent): string {
-  return interval === null ? ' [–]' : ` [${format(interval[0])}, ${format(interval[1])}]`;
+/** ` [25.0, 58.3]`: a 95% interval over `values` in points, ` [–]` without one, ` [all n alike]` where it has no width. */
+function bracket(values: number[], seed: number): string {
+  return intervalBracket(bootstrapInterval(values, seed), values.length, percent);
 }
 
 /** `41.7 [25.0, 58.3]`: a cell's figure with its 95% bootstrap interval over problems. */
@@ -60,13 +64,13 @@ function cell(method: Table1Method, figure: ProblemFigure, iteration: number | u
   const it = method.run.iterations.find((candidate) => candidate.iteration === iteration);
   if (iteration === undefined || it === undefined || it[figure] === null) return '-';
   const values = [...figureByProblem(method.run.problems, figure, iteration).values()];
-  return `${percent(it[figure])}${bracket(bootstrapInterval(values, figureSeed(method.strategy, figure, iteration)))}`;
+  return `${percent(it[figure])}${bracket(values, figureSeed(method.strategy, figure, iteration))}`;
 }
 
 /** `+8.3 [-4.2, 20.8]`: a method's mean difference from TMAS over the problems both graded, with its 95% paired interval; `-` when they share none. */
 function differenceCell(method: ReadonlyMap<string, number>, tmas: ReadonlyMap<string, number>, seed: number): string {
   const paired = pairedDifference(method, tmas, seed);
-  return paired === null ? '-' : `${signedPoints(paired.difference)}${bracket(paired.interval, signedPoints)}`;
+  return paired === null ? '-' : `${signedPoints(paired.difference)}${intervalBracket(paired.interval, paired.problems, signedPoints)}`;
 }
 
 /** The table of each iterative method's Pass@1 difference from TMAS per iteration, paired by problem. */
@@ -77,7 +81,7 @@ function differenceTable(iterative: Table1Method[], tmas: Table1Method, mark: (m
   return [
     '',
     `Difference from TMAS in points of Pass@1 (method − tmas) per iteration, over the problems both graded at that iteration, with its 95% paired interval in brackets ` +
-      `(percentile bootstrap over problems, each resampled with both figures, ${PAIRED_RESAMPLES.toLocaleString('en')} resamples; [–] under 2 problems): an interval that excludes 0 is a difference the problems support.`,
+      `(percentile bootstrap over problems, each resampled with both figures, ${PAIRED_RESAMPLES.toLocaleString('en')} resamples; [–] under 2 problems; ${ALIKE_LEGEND}): an interval that excludes 0 is a difference the problems support.`,
     '',
     `| iteration | ${others.map(mark).join(' | ')} |`,
     `|---|${others.map(() => '---:').join('|')}|`,
@@ -96,7 +100,7 @@ function mvLine(majority: Table1Method, marks: string, tmas: Table1Method | unde
   const k = majority.options.samples ?? '?';
   const byProblem = mvByProblem(majority);
   const values = [...byProblem.values()];
-  const figure = values.length === 0 ? '-' : `${percent(values.reduce((a, b) => a + b, 0) / values.length)}${bracket(bootstrapInterval(values, voteSeed(majority.strategy, k)))}`;
+  const figure = values.length === 0 ? '-' : `${percent(values.reduce((a, b) => a + b, 0) / values.length)}${bracket(values, voteSeed(majority.strategy, k))}`;
   const pool = majority.draws?.pool ?? Number(k);
   const how =
     pool > Number(k)
@@ -105,15 +109,22 @@ function mvLine(majority: Table1Method, marks: string, tmas: Table1Method | unde
   const tmasLast = tmas?.run.iterations.at(-1)?.iteration;
   const versus =
     tmas === undefined || tmasLast === undefined ? '' : `; minus tmas${tmasMarks} at its last iteration (${tmasLast}), paired by problem: ${differenceCell(byProblem, figureByProblem(tmas.run.problems, 'pass1', tmasLast), pairedSeed('mv', tmasLast))}`;
-  return `MV@${k}${marks} (majority vote of ${k} samples, ${how}; judge-graded when a judge ran): ${figure} over ${problemCount(majority.run)} problems${versus}`;
+  return `MV@${k}${marks} (majority vote of ${k} samples, ${how}; judge-graded when a judge ran): ${figure} over ${problemCount(majority.run, ' problems')}${versus}`;
 }
 
-/** How many problems a method's last iteration graded, of how many it ran (those failed calls stopped included: they are not in the figures). */
-function problemCount(run: ReportRun): string {
+/** How many problems a method's last iteration graded, of how many it ran (those failed calls stopped included: they are not in the figures), `noun` after the count, then why the others were not graded. */
+function problemCount(run: ReportRun, noun = ''): string {
   const last = run.iterations.at(-1);
   const ran = describeUnfinished(run) !== null ? problemsRun(run) : (last?.problems ?? 0);
   const graded = last?.graded ?? 0;
-  return graded === ran ? String(ran) : `${graded} of ${ran}`;
+  if (graded === ran) return `${ran}${noun}`;
+  // Problems without a reference answer are never graded: said so, `3 of 5` alone reads as 2 the method lost.
+  const unreferenced = unreferencedProblems(run)?.length ?? 0;
+  const why = unreferenced > 0 ? [`${unreferenced} without a reference answer`] : [];
+  // In a finished run the rest reached the last iteration and were not graded there: the judge gave none of their candidates a verdict.
+  const unjudged = describeUnfinished(run) === null && run.evaluation?.grading === 'judge' ? ran - graded - unreferenced : 0;
+  if (unjudged > 0) why.push(`${unjudged} without a verdict of the judge`);
+  return `${graded} of ${ran}${noun}${why.length > 0 ? ` (${why.join('; ')})` : ''}`;
 }
 
 /** The line that says where the figures come from. */
@@ -166,20 +177,27 @@ function gradeLabel(methods: Table1Method[]): string {
 function notAResult(methods: Table1Method[]): string[] {
   const ungraded = ungradedMethods(methods, (method) => method.strategy);
   const answerless = answerlessMethods(methods);
-  const count = ungraded.length + answerless.length;
+  const hollow = hollowMethods(methods, new Set([...ungraded, ...answerless].map((entry) => entry.slice(0, entry.indexOf(':')))));
+  const count = ungraded.length + answerless.length + hollow.length;
   if (count === 0) return [];
   const which = count === methods.length ? 'No column of this table is a result' : `Not a result: ${count} of the ${methods.length} columns`;
   const sentences = [`**${which}.**`];
   if (ungraded.length > 0) {
     sentences.push(
       `${ungraded.map((entry) => `${entry}.`).join(' ')} Their cells are '-': they measure nothing, not an accuracy of 0. ` +
-        'A judge must end each reply with "VERDICT: equivalent" or "VERDICT: not equivalent"; fix it and run the table again into a new --output-file (the commands above run in the folder of this file; tmas table1 ended with TMAS_TABLE_UNGRADED, exit code 3).',
+        `${ungradedAdvice(ungraded)} (The commands above run in the folder of this file; tmas table1 ended with TMAS_TABLE_UNGRADED, exit code 3.)`,
     );
   }
   if (answerless.length > 0) {
     sentences.push(
       `${answerless.map((entry) => `${entry}.`).join(' ')} Their Pass@1 of 0.0 is their replies' format, not an accuracy: ` +
         'have the model end with its final answer in \\boxed{} (its prompt, --prompt), or grade with a judge, which reads the text (--judge-base-url, --judge-passes).',
+    );
+  }
+  if (hollow.length > 0) {
+    sentences.push(
+      `${hollow.map((entry) => `${entry}.`).join(' ')} Their figures are no result of the method named: ` +
+        'have each such role answer in its format (its prompt, --prompt; its endpoint; --parse-retries), then run the table again (tmas calls <method> --role <role> shows the replies).',
     );
   }
   return ['', sentences.join(' ')];
@@ -196,12 +214,13 @@ export function formatTable1(methods: Table1Method[]): string {
   const depth = Math.max(0, ...iterative.map((method) => method.run.iterations.length));
   // A problem no method finished an iteration of has no figures: the problems each run was given count it.
   const problems = Math.max(new Set(methods.flatMap((method) => [...method.run.problems.map((p) => p.problem), ...method.run.stopped.map((entry) => entry.problem)])).size, ...methods.map((method) => problemsRun(method.run)));
+  const unreferenced = [...new Set(methods.flatMap((method) => unreferencedProblems(method.run) ?? []))];
   const lines = [
     heading(methods),
     ...notAResult(methods),
     '',
     `Pass@1 in % per iteration and method, over ${problems} problem${problems === 1 ? '' : 's'} (${gradeLabel(methods)}): the mean over each iteration's candidates (and judge passes), then over problems, ` +
-      "with its 95% interval in brackets (percentile bootstrap over problems, 1,000 resamples; [–] under 2 graded problems). The row 'problems' gives how many problems each method's last iteration graded, of how many it ran when fewer.",
+      `with its 95% interval in brackets (percentile bootstrap over problems, 1,000 resamples; [–] under 2 graded problems; ${ALIKE_LEGEND}). The row 'problems' gives how many problems each method's last iteration graded, of how many it ran when fewer.${unreferenced.length > 0 ? ` Of the ${problems} problems, ${unreferencedSentence(unreferenced)}` : ''}`,
     '',
     `| iteration | ${iterative.map(mark).join(' | ')} |`,
     `|---|${iterative.map(() => '---:').join('|')}|`,
