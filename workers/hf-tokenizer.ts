@@ -15,6 +15,7 @@ import { byteLevelFast } from './hf-byte-level.ts';
 import { withConfigTokens } from './hf-config-tokens.ts';
 import { mergeLongWordsFast } from './hf-long-words.ts';
 import { readTokenizerText, tokenizerFileProblem } from './hf-tokenizer-file.ts';
+import { nestedRepetition, regexPatterns } from './hf-regex-check.ts';
 
 /** The prefix of a Hugging Face tokenizer's name in tasks and the manifest. */
 export const HF_PREFIX = 'hf:';
@@ -51,12 +52,25 @@ export function loadHfTokenizer(file: string): Tokenizer {
   if (problem !== null) throw new SyntaxError(problem);
   const json = readJsonObject(file);
   if (typeof json['model'] !== 'object' || json['model'] === null) throw new SyntaxError(`${file} has no "model": it is not a Hugging Face tokenizer.json`);
+  checkPatterns(file, json);
   const configFile = path.join(path.dirname(file), 'tokenizer_config.json');
   const config = existsSync(configFile) ? readJsonObject(configFile) : {};
   const tokenizer = new Tokenizer(withConfigTokens(json, config), config);
   mergeLongWordsFast(tokenizer.model);
   byteLevelFast(tokenizer.pre_tokenizer);
   return tokenizer;
+}
+
+/** Throws naming `file` and the pattern when its normalizer or pre-tokenizer has one that backtracks without bound (hf-regex-check.ts). */
+function checkPatterns(file: string, json: Record<string, unknown>): void {
+  const patterns = [...regexPatterns(json['normalizer'], 'normalizer'), ...regexPatterns(json['pre_tokenizer'], 'pre_tokenizer')];
+  for (const { pattern, where } of patterns) {
+    const nested = nestedRepetition(pattern);
+    if (nested === null) continue;
+    throw new SyntaxError(
+      `${file}: the ${where}'s pattern ${JSON.stringify(pattern)} repeats a repetition (${JSON.stringify(nested)}), which backtracks for hours on a run of characters it fails to match; no model's tokenizer splits so, and tmas does not load it`,
+    );
+  }
 }
 
 /**

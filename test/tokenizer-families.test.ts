@@ -1,0 +1,114 @@
+/**
+ * Tokenizers of other families than the three shipped ones (byte-level BPE):
+ * SentencePiece-style BPE with byte fallback (a `Prepend`/`Replace`
+ * normalizer as Llama 2's, a `Metaspace` pre-tokenizer as Mistral's), a
+ * Unigram model under NFKC (as T5's and XLM's), WordPiece (as BERT's), each
+ * with added tokens that strip the spaces beside them. Hand-written
+ * vocabularies of real shape: tmas counts each as the library does. And
+ * hostile files, refused when loaded rather than holding the run: a pattern
+ * that backtracks for hours, a model of millions of merges.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Tokenizer } from '@huggingface/tokenizers';
+import { describe, expect } from 'vitest';
+import { countHf, loadHfTokenizer } from '../workers/hf-tokenizer.ts';
+import { runCli, test } from './fixtures.ts';
+
+const LETTERS = [...'abcdefghijklmnopqrstuvwxyz'];
+
+function added(id: number, content: string, strip = false) {
+  return { id, content, single_word: false, lstrip: strip, rstrip: strip, normalized: false, special: true };
+}
+
+/** A SentencePiece-style vocabulary: specials, the 256 byte pieces, `▁` and letters, then what the merges make. */
+function pieces(merges: string[]): Record<string, number> {
+  const vocab: Record<string, number> = { '<unk>': 0, '<s>': 1, '</s>': 2 };
+  const add = (piece: string) => (vocab[piece] ??= Object.keys(vocab).length);
+  for (let byte = 0; byte < 256; byte++) add(`<0x${byte.toString(16).toUpperCase().padStart(2, '0')}>`);
+  ['▁', ...LETTERS].forEach(add);
+  merges.forEach((merge) => add(merge.replace(' ', '')));
+  return vocab;
+}
+
+const MERGES = ['▁ t', 'h e', '▁t he', 'i n', '▁ a', 'a n', 'an d', '▁a nd', 'e r'];
+const SPECIALS = [added(0, '<unk>'), added(1, '<s>'), added(2, '</s>'), added(3, '[INST]', true)];
+const BPE = { type: 'BPE', dropout: null, unk_token: '<unk>', continuing_subword_prefix: null, end_of_word_suffix: null, fuse_unk: true, byte_fallback: true, ignore_merges: false };
+
+const FAMILIES: Record<string, Record<string, unknown>> = {
+  'Llama 2 (Prepend and Replace, byte fallback)': {
+    added_tokens: SPECIALS,
+    normalizer: { type: 'Sequence', normalizers: [{ type: 'Prepend', prepend: '▁' }, { type: 'Replace', pattern: { String: ' ' }, content: '▁' }] },
+    pre_tokenizer: null,
+    model: { ...BPE, vocab: pieces(MERGES), merges: MERGES },
+  },
+  'Mistral (Metaspace, merges as pairs)': {
+    added_tokens: SPECIALS,
+    normalizer: null,
+    pre_tokenizer: { type: 'Metaspace', replacement: '▁', prepend_scheme: 'first', split: false },
+    model: { ...BPE, vocab: pieces(MERGES), merges: MERGES.map((merge) => merge.split(' ')) },
+  },
+  'T5 / XLM (Unigram under NFKC)': {
+    added_tokens: [added(0, '<pad>'), added(1, '</s>'), added(2, '<unk>')],
+    normalizer: { type: 'Sequence', normalizers: [{ type: 'NFKC' }, { type: 'Replace', pattern: { Regex: ' {2,}' }, content: ' ' }] },
+    pre_tokenizer: { type: 'Metaspace', replacement: '▁', prepend_scheme: 'always', split: true },
+    model: { type: 'Unigram', unk_id: 2, byte_fallback: false, vocab: [['<pad>', 0], ['</s>', 0], ['<unk>', 0], ['▁', -2], ['▁the', -3], ['▁and', -3.5], ['th', -4], ['▁a', -4.5], ...LETTERS.map((c, i) => [c, -5 - i / 10])] },
+  },
+  'BERT (WordPiece)': {
+    added_tokens: [added(0, '[PAD]'), added(100, '[UNK]'), added(101, '[CLS]'), added(102, '[SEP]'), added(103, '[MASK]', true)],
+    normalizer: { type: 'BertNormalizer', clean_text: true, handle_chinese_chars: true, strip_accents: null, lowercase: true },
+    pre_tokenizer: { type: 'BertPreTokenizer' },
+    model: {
+      type: 'WordPiece',
+      unk_token: '[UNK]',
+      continuing_subword_prefix: '##',
+      max_input_chars_per_word: 100,
+      vocab: Object.fromEntries([['[PAD]', 0], ['[UNK]', 100], ['[CLS]', 101], ['[SEP]', 102], ['[MASK]', 103], ['the', 104], ['cat', 105], ['##s', 106], ...LETTERS.map((c, i) => [c, 110 + i]), ...LETTERS.map((c, i) => [`##${c}`, 140 + i])]),
+    },
+  },
+};
+
+const TEXTS = ['the cat and the dog', 'Héllo wörld 😀 \\frac{a}{b}', '  two  spaces [INST]  x [MASK] y', 'ж的 x² ＡＢＣ ﬁ ½', 'the'.repeat(400), '😀'.repeat(300), '<s>the</s> and', ' '.repeat(300) + 'cats'];
+
+/** A whole tokenizer.json of `parts`. */
+function whole(parts: Record<string, unknown>): Record<string, unknown> {
+  return { version: '1.0', post_processor: null, decoder: null, ...parts };
+}
+
+async function tokenizerIn(dir: string, parts: Record<string, unknown>): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  const file = path.join(dir, 'tokenizer.json');
+  await writeFile(file, JSON.stringify(whole(parts)));
+  return file;
+}
+
+describe('tokenizers of other families', () => {
+  test.for(Object.entries(FAMILIES))('%s counts as the library does', async ([, json], { dir }) => {
+    const file = await tokenizerIn(dir, json);
+    const library = new Tokenizer(whole(json), {});
+    const ours = loadHfTokenizer(file);
+    for (const text of TEXTS) expect(countHf(ours, text), text.slice(0, 40)).toBe(library.encode(text, { add_special_tokens: false }).ids.length);
+  });
+});
+
+describe('hostile tokenizer files', () => {
+  test('a pre-tokenizer pattern that repeats a repetition is refused when loaded, naming it; the run stops with exit 2 before anything is written', async ({ dir }) => {
+    // `(.+)+x` tries 2^n ways on each line of n characters without an x: a question of 40 characters held the run for hours.
+    const split = (pattern: string) => ({ type: 'Split', pattern: { Regex: pattern }, behavior: 'Isolated', invert: false });
+    const json = { added_tokens: [], normalizer: null, pre_tokenizer: { type: 'Sequence', pretokenizers: [split('\\s+'), split('(.+)+x')] }, model: { type: 'WordLevel', vocab: { '[UNK]': 0 }, unk_token: '[UNK]' } };
+    const file = await tokenizerIn(path.join(dir, 'model'), json);
+    expect(() => loadHfTokenizer(file)).toThrow(`${file}: the pre_tokenizer's pattern "(.+)+x" repeats a repetition ("(.+)+")`);
+    const output = path.join(dir, 'out');
+    const { code, stderr } = await runCli(['run', '--demo', '--output-file', output, '--tokenizer-path', path.join(dir, 'model')]);
+    expect(code, stderr).toBe(2);
+    expect(stderr).toMatch(/pattern "\(\.\+\)\+x" repeats a repetition.*\[TMAS_TOKENIZER\]/);
+    expect(existsSync(output)).toBe(false);
+    // A normalizer's pattern too; the patterns of real tokenizers (repetitions of characters and classes) load.
+    await tokenizerIn(path.join(dir, 'model'), { ...json, pre_tokenizer: null, normalizer: { type: 'Replace', pattern: { Regex: '(?:[a-z]+\\s?)*$' }, content: '' } });
+    expect(() => loadHfTokenizer(file)).toThrow(/the normalizer's pattern .* repeats a repetition/);
+    await tokenizerIn(path.join(dir, 'model'), { ...json, pre_tokenizer: split("(?i:'s|'t|'re)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+|(?:\\r?\\n)+") });
+    expect(countHf(loadHfTokenizer(file), 'a'.repeat(60) + '!')).toBe(2);
+  });
+
+});
