@@ -111,4 +111,9 @@ describe('hostile tokenizer files', () => {
     expect(countHf(loadHfTokenizer(file), 'a'.repeat(60) + '!')).toBe(2);
   });
 
+  test('a model of more than a million merges is refused when loaded (each pool thread spent seconds and gigabytes on it)', async ({ dir }) => {
+    const merges = Array.from({ length: 1_000_001 }, (_, i) => `a${i} b`);
+    const file = await tokenizerIn(dir, { added_tokens: [], normalizer: null, pre_tokenizer: null, model: { ...BPE, byte_fallback: false, vocab: pieces([]), merges } });
+    expect(() => loadHfTokenizer(file)).toThrow(`${file}: its model's merges holds 1,000,001 entries, more than any model's tokenizer (tmas loads at most 1,000,000)`);
+  });
 });
