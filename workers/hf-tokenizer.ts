@@ -14,6 +14,7 @@ import { Tokenizer } from '@huggingface/tokenizers';
 import { byteLevelFast } from './hf-byte-level.ts';
 import { withConfigTokens } from './hf-config-tokens.ts';
 import { mergeLongWordsFast } from './hf-long-words.ts';
+import { wordPieceFast } from './hf-word-piece.ts';
 import { readTokenizerText, tokenizerFileProblem } from './hf-tokenizer-file.ts';
 import { nestedRepetition, regexPatterns } from './hf-regex-check.ts';
 
@@ -58,6 +59,7 @@ export function loadHfTokenizer(file: string): Tokenizer {
   const config = existsSync(configFile) ? readJsonObject(configFile) : {};
   const tokenizer = new Tokenizer(withConfigTokens(json, config), config);
   mergeLongWordsFast(tokenizer.model);
+  wordPieceFast(tokenizer.model);
   byteLevelFast(tokenizer.pre_tokenizer);
   return tokenizer;
 }
