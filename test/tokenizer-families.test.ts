@@ -92,6 +92,18 @@ describe('tokenizers of other families', () => {
   });
 });
 
+describe('long words', () => {
+  test('a Unigram model counts a word of 200,000 characters it cuts one by one, where the count failed with "Maximum call stack size exceeded"', async ({ dir }) => {
+    // The library appended each word's tokens as arguments of one push(), and V8 takes about 120,000 of them.
+    const json = FAMILIES['T5 / XLM (Unigram under NFKC)'] as Record<string, unknown>;
+    const file = await tokenizerIn(dir, json);
+    const ours = loadHfTokenizer(file);
+    const library = new Tokenizer(whole(json), {});
+    expect(countHf(ours, 'x'.repeat(100_000))).toBe(library.encode('x'.repeat(100_000), { add_special_tokens: false }).ids.length);
+    expect(countHf(ours, 'x'.repeat(200_000))).toBe(200_001);
+  });
+});
+
 describe('hostile tokenizer files', () => {
   test('a pre-tokenizer pattern that repeats a repetition is refused when loaded, naming it; the run stops with exit 2 before anything is written', async ({ dir }) => {
     // `(.+)+x` tries 2^n ways on each line of n characters without an x: a question of 40 characters held the run for hours.

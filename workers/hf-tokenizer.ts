@@ -15,6 +15,7 @@ import { byteLevelFast } from './hf-byte-level.ts';
 import { withConfigTokens } from './hf-config-tokens.ts';
 import { mergeLongWordsFast } from './hf-long-words.ts';
 import { wordPieceFast } from './hf-word-piece.ts';
+import { unigramWithoutSpread } from './hf-unigram.ts';
 import { readTokenizerText, tokenizerFileProblem } from './hf-tokenizer-file.ts';
 import { nestedRepetition, regexPatterns } from './hf-regex-check.ts';
 
@@ -60,6 +61,7 @@ export function loadHfTokenizer(file: string): Tokenizer {
   const tokenizer = new Tokenizer(withConfigTokens(json, config), config);
   mergeLongWordsFast(tokenizer.model);
   wordPieceFast(tokenizer.model);
+  unigramWithoutSpread(tokenizer.model);
   byteLevelFast(tokenizer.pre_tokenizer);
   return tokenizer;
 }
