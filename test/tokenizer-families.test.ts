@@ -104,6 +104,28 @@ describe('long words', () => {
   });
 });
 
+describe('models the library would count wrong without a word', () => {
+  test('a model without a type, of an unknown type, with a vocab of another shape is refused when loaded, naming the file', async ({ dir }) => {
+    const llama2 = FAMILIES['Llama 2 (Prepend and Replace, byte fallback)'] as { model: Record<string, unknown> };
+    const { type: _type, ...untyped } = llama2.model;
+    // What each counted before: 'the cat ☃' as 1 token (no type), as BPE (an unknown type); a Unigram vocab of a text, 1 token.
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [untyped, 'its model has no "type" (one of BPE, WordPiece, WordLevel, Unigram)'],
+      [{ ...llama2.model, type: 'Fancy' }, 'its model\'s type "Fancy" is none the library counts with'],
+      [{ ...llama2.model, vocab: [['a', 0]] }, 'its BPE vocab is not an object of tokens and their ids'],
+      [{ type: 'Unigram', unk_id: 0, vocab: 'x' }, 'its Unigram vocab is not a list of [piece, score] pairs'],
+      [{ type: 'Unigram', unk_id: 9, vocab: [['<unk>', 0], ['a', -1]] }, 'its unk_id 9 is no entry of its vocab (2 entries)'],
+    ];
+    for (const [index, [model, message]] of cases.entries()) {
+      const file = await tokenizerIn(path.join(dir, `m${index}`), { ...llama2, model });
+      expect(() => loadHfTokenizer(file), message).toThrow(`${file}: ${message}`);
+    }
+    const { code, stderr } = await runCli(['run', '--demo', '--output-file', path.join(dir, 'out'), '--tokenizer-path', path.join(dir, 'm0')]);
+    expect(code, stderr).toBe(2);
+    expect(stderr).toMatch(/m0\/tokenizer\.json: its model has no "type" .*\[TMAS_TOKENIZER\]/);
+  });
+});
+
 describe('hostile tokenizer files', () => {
   test('a pre-tokenizer pattern that repeats a repetition is refused when loaded, naming it; the run stops with exit 2 before anything is written', async ({ dir }) => {
     // `(.+)+x` tries 2^n ways on each line of n characters without an x: a question of 40 characters held the run for hours.
