@@ -84,11 +84,12 @@ function kindOf(value: Value): string {
  */
 function joinedSequences(start: Value, items: Value[], runtime: (value: unknown) => Value): Value {
   const kind = kindOf(start);
-  let joined = [...(start.value as Value[])];
+  const joined = [...(start.value as Value[])];
   for (const item of items) {
     if (kindOf(item) !== kind) throw new TypeError(`can only concatenate ${kind} (not "${kindOf(item)}") to ${kind}`);
     boundedJoin(joined, item.value as Value[]);
-    joined = joined.concat(item.value as Value[]);
+    // Appended in place, not copied per item (Python's sum copies, a square of the items: 100,000 lists of one held a thread 63 s).
+    for (const element of item.value as Value[]) joined.push(element);
   }
   const result = runtime([]);
   result.value = joined;
