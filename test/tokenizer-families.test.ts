@@ -107,10 +107,9 @@ describe('long words', () => {
 describe('models the library would count wrong without a word', () => {
   test('a model without a type, of an unknown type, with a vocab of another shape is refused when loaded, naming the file', async ({ dir }) => {
     const llama2 = FAMILIES['Llama 2 (Prepend and Replace, byte fallback)'] as { model: Record<string, unknown> };
-    const { type: _type, ...untyped } = llama2.model;
-    // What each counted before: 'the cat ☃' as 1 token (no type), as BPE (an unknown type); a Unigram vocab of a text, 1 token.
+    // What each counted before: a word each as 1 token (no type nor the fields of one), as BPE (an unknown type); a Unigram vocab of a text, 1 token.
     const cases: Array<[Record<string, unknown>, string]> = [
-      [untyped, 'its model has no "type" (one of BPE, WordPiece, WordLevel, Unigram)'],
+      [{ vocab: { a: 0 } }, 'its model has no "type" (one of BPE, WordPiece, WordLevel, Unigram) nor the fields of one'],
       [{ ...llama2.model, type: 'Fancy' }, 'its model\'s type "Fancy" is none the library counts with'],
       [{ ...llama2.model, vocab: [['a', 0]] }, 'its BPE vocab is not an object of tokens and their ids'],
       [{ type: 'Unigram', unk_id: 0, vocab: 'x' }, 'its Unigram vocab is not a list of [piece, score] pairs'],
@@ -123,6 +122,17 @@ describe('models the library would count wrong without a word', () => {
     const { code, stderr } = await runCli(['run', '--demo', '--output-file', path.join(dir, 'out'), '--tokenizer-path', path.join(dir, 'm0')]);
     expect(code, stderr).toBe(2);
     expect(stderr).toMatch(/m0\/tokenizer\.json: its model has no "type" .*\[TMAS_TOKENIZER\]/);
+  });
+
+  test.for(Object.entries(FAMILIES))('a file saved without the model\'s "type" (gpt2\'s, bert-base-uncased\'s, t5-small\'s on the Hub) loads and counts as the typed one: %s', async ([, json], { dir }) => {
+    // Such files were refused as "saved by an old release", where main and Python's tokenizers read the type from the fields.
+    const { type: _type, ...untyped } = json['model'] as Record<string, unknown>;
+    const file = await tokenizerIn(dir, { ...json, model: untyped });
+    const ours = loadHfTokenizer(file);
+    const typed = new Tokenizer(whole(json), {});
+    for (const text of TEXTS) expect(countHf(ours, text), text.slice(0, 40)).toBe(typed.encode(text, { add_special_tokens: false }).ids.length);
+    // And through the same fast paths as the typed one: a long word of one letter (Unigram's overflowed the stack).
+    expect(countHf(ours, 'x'.repeat(200_000))).toBe(countHf(loadHfTokenizer(await tokenizerIn(path.join(dir, 'typed'), json)), 'x'.repeat(200_000)));
   });
 });
 

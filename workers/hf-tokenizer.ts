@@ -16,7 +16,7 @@ import { withConfigTokens } from './hf-config-tokens.ts';
 import { mergeLongWordsFast } from './hf-long-words.ts';
 import { wordPieceFast } from './hf-word-piece.ts';
 import { unigramWithoutSpread } from './hf-unigram.ts';
-import { modelProblem } from './hf-model-check.ts';
+import { modelProblem, withModelType } from './hf-model-check.ts';
 import { readTokenizerText, tokenizerFileProblem } from './hf-tokenizer-file.ts';
 import { nestedRepetition, regexPatterns } from './hf-regex-check.ts';
 
@@ -53,10 +53,11 @@ function readJsonObject(file: string): Record<string, unknown> {
 export function loadHfTokenizer(file: string): Tokenizer {
   const problem = tokenizerFileProblem(file);
   if (problem !== null) throw new SyntaxError(problem);
-  const json = readJsonObject(file);
-  if (typeof json['model'] !== 'object' || json['model'] === null) throw new SyntaxError(`${file} has no "model": it is not a Hugging Face tokenizer.json`);
-  const wrongModel = modelProblem(json);
+  const read = readJsonObject(file);
+  if (typeof read['model'] !== 'object' || read['model'] === null) throw new SyntaxError(`${file} has no "model": it is not a Hugging Face tokenizer.json`);
+  const wrongModel = modelProblem(read);
   if (wrongModel !== null) throw new SyntaxError(`${file}: ${wrongModel}`);
+  const json = withModelType(read);
   checkPatterns(file, json);
   checkModelSize(file, json['model'] as Record<string, unknown>);
   const configFile = path.join(path.dirname(file), 'tokenizer_config.json');
