@@ -155,6 +155,26 @@ describe('hostile tokenizer files', () => {
     expect(countHf(loadHfTokenizer(file), 'a'.repeat(60) + '!')).toBe(2);
   });
 
+  test('the split patterns of real tokenizer families load and count as the library counts, a right-to-left digit split with its fixed-count lookahead among them', async ({ dir }) => {
+    // `(?:\p{N}{3})*` repeats a fixed count, one way to share a run: it was refused as a repetition of a repetition.
+    const split = (pattern: string) => ({ type: 'Split', pattern: { Regex: pattern }, behavior: 'Isolated', invert: false });
+    const patterns = [
+      "'s|'t|'re|'ve|'m|'ll|'d| ?\\p{L}+| ?\\p{N}+| ?[^\\s\\p{L}\\p{N}]+|\\s+(?!\\S)|\\s+",
+      "[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]*[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n/]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+",
+      ' ?[^(\\s|[.,!?…。，、।۔،])]+',
+      '\\p{N}{1,3}(?=(?:\\p{N}{3})*(?:\\P{N}|$))',
+      '(?=(\\d{3})+(?!\\d))',
+      '(?:\\r?\\n)+|[ \\t]+',
+    ];
+    const vocab = { '[UNK]': 0 };
+    for (const [index, pattern] of patterns.entries()) {
+      const json = { added_tokens: [], normalizer: null, pre_tokenizer: { type: 'Sequence', pretokenizers: [split(pattern)] }, model: { type: 'WordLevel', vocab, unk_token: '[UNK]' } };
+      const ours = loadHfTokenizer(await tokenizerIn(path.join(dir, `p${index}`), json));
+      const library = new Tokenizer(whole(json), {});
+      for (const text of ['1234567 and 89, 12345678901\n\n  x', "It's 3.14159 — ok?\r\nДа 的"]) expect(countHf(ours, text), `${pattern} on ${text}`).toBe(library.encode(text, { add_special_tokens: false }).ids.length);
+    }
+  });
+
   test('a WordPiece model that matches words of any length counts a long word in its longest token\'s time, as the library counts it', async ({ dir }) => {
     // BERT's limit is 100 characters a word (longer is [UNK]); raised, the library tried every end of the word at each place: 85 s for 2,000 digits, 12 s for these 1,500.
     const digits = Object.fromEntries(['[UNK]', ...'0123456789', '12', '123', '##0', '##1', '##2', '##3', '##4', '##5', '##6', '##7', '##8', '##9', '##23', '##45', '##456'].map((token, id) => [token, id]));

@@ -7,17 +7,19 @@
  * characters that ends without a match. One line of 40 letters then holds a
  * pool thread for hours, and every count waits on it: the run hangs without a
  * word. No real tokenizer's pattern nests repetitions (GPT-2's, Llama 3's,
- * Qwen's, DeepSeek's repeat single characters or classes), so such a pattern
- * is refused when the file is loaded, naming it.
+ * Qwen's, DeepSeek's repeat single characters or classes; a right-to-left
+ * digit split repeats a fixed count of them, which shares a run one way), so
+ * such a pattern is refused when the file is loaded, naming it.
  */
 
 /** Upper bound of a quantifier, `Infinity` for `*`, `+` and `{n,}`. */
 type Repeat = number;
 
-/** How often a quantifier at `pattern[at]` repeats its atom, and where it ends; null where none begins. */
-function quantifierAt(pattern: string, at: number): { max: Repeat; end: number } | null {
+/** How often a quantifier at `pattern[at]` repeats its atom, whether that count is fixed (`{3}`), and where it ends; null where none begins. */
+function quantifierAt(pattern: string, at: number): { max: Repeat; fixed: boolean; end: number } | null {
   const char = pattern[at];
   let max: Repeat;
+  let fixed = false;
   let end = at + 1;
   if (char === '*' || char === '+') max = Infinity;
   else if (char === '?') max = 1;
@@ -25,11 +27,12 @@ function quantifierAt(pattern: string, at: number): { max: Repeat; end: number }
     const bounds = /^\{(\d+)(,(\d*))?\}/.exec(pattern.slice(at));
     if (bounds === null) return null;
     max = bounds[2] === undefined ? Number(bounds[1]) : bounds[3] === '' ? Infinity : Number(bounds[3]);
+    fixed = bounds[2] === undefined || Number(bounds[3]) === Number(bounds[1]);
     end = at + bounds[0].length;
   } else return null;
   // A lazy or possessive mark repeats as much.
   if (pattern[end] === '?' || pattern[end] === '+') end++;
-  return { max, end };
+  return { max, fixed, end };
 }
 
 /** The index just past the escape that starts at `at` (a backslash): `\p{L}`, `\u{1F600}` and `\x41` whole. */
@@ -63,7 +66,7 @@ function groupOpeningEnd(pattern: string, at: number): number {
 /**
  * Why `pattern` backtracks without bound on some texts, or null: the first
  * group repeated whose inside repeats too, one of the two without an upper
- * bound (`(a+)+`, `(a{1,3})*`, `(a*){50}`; `(ab){2}` and `(a+)?` are fine).
+ * bound (`(a+)+`, `(a{1,3})*`, `(a*){50}`; `(ab){2}`, `(a{3})+` and `(a+)?` are fine).
  */
 export function nestedRepetition(pattern: string): string | null {
   // Per open group: where it opens, and the most its inside repeats anything.
@@ -74,11 +77,12 @@ export function nestedRepetition(pattern: string): string | null {
     const char = pattern[i] as string;
     const quantifier = atom === null ? null : quantifierAt(pattern, i);
     if (quantifier !== null && atom !== null) {
-      const { max, end } = quantifier;
+      const { max, fixed, end } = quantifier;
       if (max > 1 && atom.inner > 1 && (max === Infinity || atom.inner === Infinity)) return pattern.slice(atom.start, end);
       const group = groups[groups.length - 1] as { inner: Repeat };
-      // `{0}` repeats nothing (and 0 * Infinity is NaN).
-      group.inner = Math.max(group.inner, max === 0 ? 0 : max * atom.inner, atom.inner);
+      // A fixed count (`\p{N}{3}`) matches one length only, so a repetition of it has one way to share a run:
+      // `(?:\p{N}{3})*`, a right-to-left digit split's lookahead, is linear. `{0}` repeats nothing (and 0 * Infinity is NaN).
+      group.inner = Math.max(group.inner, fixed ? atom.inner : max === 0 ? 0 : max * atom.inner, atom.inner);
       atom = null;
       i = end;
       continue;
