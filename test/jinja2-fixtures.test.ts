@@ -273,6 +273,14 @@ describe("a user's template is bounded in the steps one prompt may take", () => 
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
+  test('sum(start=[]) of 199,999 lists, within the bound on items, takes a second, not minutes; lists that join past it are refused', () => {
+    // Each list was joined onto a copy of all before it, a square of the items: 100,000 lists of one held a worker 63 s.
+    const started = Date.now();
+    expect(renderTemplate('{{ ([[1]] * 199999) | sum(start=[]) | length }}', {}, 'jinja2')).toBe('199999');
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(() => renderTemplate('{{ ([[1, 1]] * 100001) | sum(start=[]) | length }}', {}, 'jinja2')).toThrow(/two lists joined \("\+"\) make 200,002 items/);
+  });
+
   test('find and count in a text of 10 million characters take milliseconds a call', () => {
     // Each call compared a slice at every start, a cost of the text's length times the needle's: 20 finds of a
     // 51-character needle took two minutes. A needle of 501 makes a find or a count some 45 s of CPU that way and

@@ -58,6 +58,11 @@ afterAll(async () => {
   await Promise.all([...pools.values()].map((pool) => pool.close()));
 });
 
+/** What joins the pieces of message `m` of prompt `n`: nothing or a space. */
+function joinerOf(n: number, m: number): string {
+  return (n + m) % 2 === 0 ? ' ' : '';
+}
+
 describe('--tokenizer-path', () => {
   test.for(TOKENIZERS)('counts in the pool equal the library\'s own count (%s)', async (dir) => {
     const library = libraryOf(dir);
@@ -83,6 +88,21 @@ describe('--tokenizer-path', () => {
         expect(served - fitted.promptTokens).toBeGreaterThanOrEqual(-8);
       }
     }
+  });
+
+  test.for(TOKENIZERS)('rendered chat prompts of mixed scripts, emoji and LaTeX, their special tokens in the text, count in the pool as the library counts them (%s)', async (dir) => {
+    const config = JSON.parse(readFileSync(path.join(dir, 'tokenizer_config.json'), 'utf8')) as { chat_template: string; bos_token?: string | { content: string } };
+    const bos = typeof config.bos_token === 'string' ? config.bos_token : (config.bos_token?.content ?? '');
+    const chat = new Template(config.chat_template);
+    const pieces = ['Solve $\\int_0^1 x^2\\,dx = \\frac{1}{3}$.', '数学题：求 $a^2+b^2$ 的最小值。', 'Доказать, что n² ≥ 0.', '😀👨‍👩‍👧 🇫🇷', 'العربية ١٢٣', '  \n\n\t ', '12345678901234567890', '<think>\nhmm\n</think>', '\\boxed{42}', 'ﬁ ＡＢ ½', '的'.repeat(40), 'a'.repeat(40)];
+    // Each prompt: a system, a user, an assistant and a user message, each of 1-4 pieces picked by a fixed sequence.
+    const prompts = Array.from({ length: 200 }, (_, n) => {
+      const message = (m: number) => Array.from({ length: 1 + ((n + m) % 4) }, (_, k) => pieces[(n * 7 + m * 5 + k * 3) % pieces.length]).join(joinerOf(n, m));
+      const messages = ['system', 'user', 'assistant', 'user'].map((role, m) => ({ role, content: message(m) }));
+      return chat.render({ messages, add_generation_prompt: true, bos_token: bos });
+    });
+    const library = libraryOf(dir);
+    expect(await poolOf(dir).countTokens(prompts)).toEqual(prompts.map((prompt) => library.encode(prompt, { add_special_tokens: false }).ids.length));
   });
 
   test('a megabyte of one character, and 10 MB of one character whose run the pre-tokenizer\'s regex cannot match in V8, are counted exactly (qwen3)', async () => {

@@ -14,7 +14,11 @@ import { Tokenizer } from '@huggingface/tokenizers';
 import { byteLevelFast } from './hf-byte-level.ts';
 import { withConfigTokens } from './hf-config-tokens.ts';
 import { mergeLongWordsFast } from './hf-long-words.ts';
+import { wordPieceFast } from './hf-word-piece.ts';
+import { unigramWithoutSpread } from './hf-unigram.ts';
+import { modelProblem, withModelType } from './hf-model-check.ts';
 import { readTokenizerText, tokenizerFileProblem } from './hf-tokenizer-file.ts';
+import { nestedRepetition, regexPatterns } from './hf-regex-check.ts';
 
 /** The prefix of a Hugging Face tokenizer's name in tasks and the manifest. */
 export const HF_PREFIX = 'hf:';
@@ -49,14 +53,53 @@ function readJsonObject(file: string): Record<string, unknown> {
 export function loadHfTokenizer(file: string): Tokenizer {
   const problem = tokenizerFileProblem(file);
   if (problem !== null) throw new SyntaxError(problem);
-  const json = readJsonObject(file);
-  if (typeof json['model'] !== 'object' || json['model'] === null) throw new SyntaxError(`${file} has no "model": it is not a Hugging Face tokenizer.json`);
+  const read = readJsonObject(file);
+  if (typeof read['model'] !== 'object' || read['model'] === null) throw new SyntaxError(`${file} has no "model": it is not a Hugging Face tokenizer.json`);
+  const wrongModel = modelProblem(read);
+  if (wrongModel !== null) throw new SyntaxError(`${file}: ${wrongModel}`);
+  const json = withModelType(read);
+  checkPatterns(file, json);
+  checkModelSize(file, json['model'] as Record<string, unknown>);
   const configFile = path.join(path.dirname(file), 'tokenizer_config.json');
   const config = existsSync(configFile) ? readJsonObject(configFile) : {};
   const tokenizer = new Tokenizer(withConfigTokens(json, config), config);
   mergeLongWordsFast(tokenizer.model);
+  wordPieceFast(tokenizer.model);
+  unigramWithoutSpread(tokenizer.model);
   byteLevelFast(tokenizer.pre_tokenizer);
   return tokenizer;
+}
+
+/**
+ * The most entries a model's vocabulary or merges may hold: a few times the
+ * largest real ones (vocabularies of 262,144 tokens, half a million merges).
+ * The library keys each merge by a JSON string in a Map, 2.2 s of CPU and
+ * 560 MB of heap a million merges, in every pool thread; a file of 128 MiB
+ * holds six million short ones, past a thread's heap.
+ */
+export const MAX_MODEL_ENTRIES = 1_000_000;
+
+/** Throws naming `file` when its model's vocabulary or merges hold more entries than MAX_MODEL_ENTRIES. */
+function checkModelSize(file: string, model: Record<string, unknown>): void {
+  for (const field of ['vocab', 'merges']) {
+    const value = model[field];
+    const entries = Array.isArray(value) ? value.length : typeof value === 'object' && value !== null ? Object.keys(value).length : 0;
+    if (entries > MAX_MODEL_ENTRIES) {
+      throw new SyntaxError(`${file}: its model's ${field} holds ${entries.toLocaleString('en-US')} entries, more than any model's tokenizer (tmas loads at most ${MAX_MODEL_ENTRIES.toLocaleString('en-US')})`);
+    }
+  }
+}
+
+/** Throws naming `file` and the pattern when its normalizer or pre-tokenizer has one that backtracks without bound (hf-regex-check.ts). */
+function checkPatterns(file: string, json: Record<string, unknown>): void {
+  const patterns = [...regexPatterns(json['normalizer'], 'normalizer'), ...regexPatterns(json['pre_tokenizer'], 'pre_tokenizer')];
+  for (const { pattern, where } of patterns) {
+    const nested = nestedRepetition(pattern);
+    if (nested === null) continue;
+    throw new SyntaxError(
+      `${file}: the ${where}'s pattern ${JSON.stringify(pattern)} repeats a repetition (${JSON.stringify(nested)}), which backtracks for hours on a run of characters it fails to match; no model's tokenizer splits so, and tmas does not load it`,
+    );
+  }
 }
 
 /**

@@ -22,6 +22,7 @@
 import * as jinja from '@huggingface/jinja';
 import type { Template } from '@huggingface/jinja';
 import { pyTest } from './jinja2-tests.ts';
+import { CallDepth } from './jinja2-call-depth.ts';
 import { withoutOneTupleMark } from './jinja2-one-tuple.ts';
 import { asMarkup, isMarkup } from './jinja2-markup.ts';
 import { joiner, pyDict } from './jinja2-globals.ts';
@@ -102,6 +103,7 @@ function filterName(filter: unknown): string {
 
 class Jinja2Interpreter extends Interpreter {
   private readonly budget = new RenderBudget();
+  private readonly calls = new CallDepth();
   /** Characters printed so far (a macro's or a set block's counted where made and again where printed: an upper bound). */
   private printed = 0;
 
@@ -124,7 +126,10 @@ class Jinja2Interpreter extends Interpreter {
     if (node.type === PASS) return runtime(undefined);
     if (node.type === EVALUATED) return (node as unknown as { value: Value }).value;
     if (node.type === 'MemberExpression') return this.member(node, environment);
-    if (node.type === 'CallExpression') return callingDefined(() => this.call(node, environment), (node as unknown as { callee: Node }).callee);
+    if (node.type === 'CallExpression') {
+      const { callee } = node as unknown as { callee: Node };
+      return this.calls.within(callee, () => callingDefined(() => this.call(node, environment), callee));
+    }
     if (node.type === OUTPUT) return runtime(pyStr(this.evaluate((node as unknown as { value: Node }).value, environment)));
     if (node.type === 'BinaryExpression' && PYTHON_OPERATORS.has((node as unknown as { operator: { value: string } }).operator.value)) {
       const { left, right, operator } = node as unknown as { left: Node; right: Node; operator: { value: string } };
