@@ -18,6 +18,8 @@ interface RunProgress {
   maxIterations: number | null;
   /** The problems the run was given, as its store holds them (null without a store to read). */
   given: number | null;
+  /** The tmas process writing the run now (its directory's lock held), whose outputs are still those of an earlier moment; null or absent when none is. */
+  live?: { pid: number; since: string } | null;
 }
 
 /** The problems listed by name in a note; the rest are counted. */
@@ -53,10 +55,30 @@ function leftByStop(run: RunProgress): string | null {
 }
 
 /**
+ * `the run is still being written (pid 4242, since …)`, or null. A resume taking a run further leaves
+ * the outputs of its last process in place until it ends: read as they are, a run of T=2 going on to
+ * T=12 reads as a finished run of T=2.
+ */
+function stillWritten(run: RunProgress): string | null {
+  if (!run.live) return null;
+  const who = run.live.pid === 0 ? 'a process starting now' : `pid ${run.live.pid}, since ${run.live.since}`;
+  return `the run is still being written by a tmas process (${who}): its figures are those its last process wrote before, not its end's`;
+}
+
+/** The note on a run `describeUnfinished` names, ending with what finishes it: `remedy` for a run stopped, a later report for one still being written. */
+export function unfinishedNote(run: RunProgress, remedy: string): string | null {
+  const unfinished = describeUnfinished(run);
+  if (unfinished === null) return null;
+  return stillWritten(run) !== null ? `${unfinished}; report it again once that process has ended` : `${unfinished}${remedy}`;
+}
+
+/**
  * What the run did not finish, in one sentence that ends saying what its figures lack, or null when it finished
  * every problem it was given.
  */
 export function describeUnfinished(run: RunProgress): string | null {
+  const live = stillWritten(run);
+  if (live !== null) return live;
   const parts = [stoppedByFailures(run), leftByStop(run)].filter((part): part is string => part !== null);
   if (parts.length === 0) return null;
   return `${parts.join('; ')}: each is missing from the figures of the iteration it stopped at and every later one, and the final figures are over the problems that got there`;
