@@ -8,9 +8,10 @@
  * space is freed the resume completes the run with the results of one never
  * stopped, no call sent again.
  *
- * The disk is a real tmpfs of 4 MiB (mounting one needs root: the test is
- * skipped otherwise), filled by a file the moment the last iteration.completed
- * is published, before the batch that holds it is handed to LevelDB.
+ * The disk is a real tmpfs of 4 MiB (mounting one needs root with
+ * CAP_SYS_ADMIN: the test is skipped, saying so, otherwise), filled by a file
+ * the moment the last iteration.completed is published, before the batch that
+ * holds it is handed to LevelDB.
  */
 import { execFileSync } from 'node:child_process';
 import { closeSync, openSync, writeSync } from 'node:fs';
@@ -21,8 +22,7 @@ import { parseRunFlags, toRunConfig } from '../src/cli/run/run.command.ts';
 import { loadProblems } from '../src/input/problems.ts';
 import { runEvaluation } from '../src/host/run/run-evaluation.ts';
 import { REPO, runCliInProcess, runInProcess, test } from './fixtures.ts';
-
-const isRoot = process.getuid?.() === 0;
+import { mountSmallDisk, NO_TMPFS } from './tmpfs.ts';
 
 /** Writes zeros to `file` until the disk refuses (ENOSPC). */
 function fillDisk(file: string): void {
@@ -38,7 +38,7 @@ function fillDisk(file: string): void {
 }
 
 describe('a disk full as the run ends', () => {
-  test.skipIf(!isRoot)('the failed write of its last messages is TMAS_STORE_WRITE, not an internal error; resumed once space is freed, the run ends as one never stopped', async ({ dir }) => {
+  test('the failed write of its last messages is TMAS_STORE_WRITE, not an internal error; resumed once space is freed, the run ends as one never stopped', async ({ dir, skip }) => {
     // Two of the demo's problems: with these the last iteration's write reliably comes after the actor is done.
     const demo = (await readFile(path.join(REPO, 'problems', 'demo.jsonl'), 'utf8')).split('\n').slice(0, 2);
     const problems = path.join(dir, 'problems.jsonl');
@@ -46,7 +46,7 @@ describe('a disk full as the run ends', () => {
     const flags = ['--input-file', problems, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '2'];
     const disk = path.join(dir, 'disk');
     await mkdir(disk);
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4m', 'tmpfs', disk]);
+    if (!mountSmallDisk(disk, '4m')) skip(NO_TMPFS);
     try {
       const run = path.join(disk, 'run');
       const filler = path.join(disk, 'filler');
