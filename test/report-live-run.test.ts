@@ -6,7 +6,9 @@
  * that it is still being written, by which process, and to report it again
  * once that has ended (not to resume it: that would be refused while it runs).
  */
-import { readFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { acquireRunLock } from '../src/store/run-lock.ts';
@@ -38,5 +40,24 @@ describe('a report of a run still being written', () => {
     const after = await readFile(markdown, 'utf8');
     expect(after).not.toContain('‡');
     expect(after).not.toContain('still being written');
+  });
+
+  test('a lock whose pid is now another program\'s (a pid reused after a restart) is marked with how to clear it, not only to wait', async ({ dir }) => {
+    const problems = await writeProblems(dir, smallProblems(1));
+    const run = path.join(dir, 'run');
+    await runInProcess(['--input-file', problems, '--output-file', run, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '1']);
+    // A live process that is no tmas: the pid a killed run's lock names, given since to another program.
+    const other = spawn('sleep', ['60'], { stdio: 'ignore' });
+    try {
+      await writeFile(path.join(run, 'tmas.lock'), JSON.stringify({ pid: other.pid, host: os.hostname(), since: '2026-01-01T00:00:00.000Z' }));
+      const markdown = path.join(dir, 'report.md');
+      const reported = await runCliInProcess(['report', run, '--out', markdown]);
+      expect(reported.code, reported.stderr).toBe(0);
+      const text = await readFile(markdown, 'utf8');
+      expect(text).toContain(`still being written by a tmas process (pid ${other.pid}`);
+      expect(text).toContain(`if no tmas process runs with pid ${other.pid}, the lock is stale: remove ${path.join(run, 'tmas.lock')}`);
+    } finally {
+      other.kill();
+    }
   });
 });

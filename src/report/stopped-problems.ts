@@ -8,6 +8,8 @@
  * kept them all, as one over other problems), and its final figures as the
  * run's own, so every published table names them, with the way to finish.
  */
+import path from 'node:path';
+import { RUN_LOCK_FILE } from '../store/run-lock.ts';
 import type { StoppedIteration } from './metrics-file.ts';
 
 /** What a report needs of a run to say what it did not finish. */
@@ -20,6 +22,8 @@ interface RunProgress {
   given: number | null;
   /** The tmas process writing the run now (its directory's lock held), whose outputs are still those of an earlier moment; null or absent when none is. */
   live?: { pid: number; since: string } | null;
+  /** The run directory, where its lock is. */
+  dir?: string;
 }
 
 /** The problems listed by name in a note; the rest are counted. */
@@ -69,7 +73,17 @@ function stillWritten(run: RunProgress): string | null {
 export function unfinishedNote(run: RunProgress, remedy: string): string | null {
   const unfinished = describeUnfinished(run);
   if (unfinished === null) return null;
-  return stillWritten(run) !== null ? `${unfinished}; report it again once that process has ended` : `${unfinished}${remedy}`;
+  return stillWritten(run) !== null ? `${unfinished}; report it again once that process has ended${staleLockHint(run)}` : `${unfinished}${remedy}`;
+}
+
+/**
+ * How to clear a lock whose pid is now another program's (pids are reused: a container restarted, a
+ * machine rebooted): the lock then reads as held for good, and waiting for that process never ends.
+ */
+function staleLockHint(run: RunProgress): string {
+  if (!run.live || run.dir === undefined) return '';
+  const who = run.live.pid === 0 ? 'no tmas process is starting there' : `no tmas process runs with pid ${run.live.pid}`;
+  return ` (if ${who}, the lock is stale: remove ${path.join(run.dir, RUN_LOCK_FILE)})`;
 }
 
 /**
