@@ -10,6 +10,7 @@ import { loadProblems } from '../src/input/problems.ts';
 import { startSimServer } from '../src/sim/server.ts';
 import { SIM_ROLES } from '../machines/strategies/sim-roles.ts';
 import { BIN, REPO, runCli, runCliInProcess, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
+import { mountSmallDisk, NO_TMPFS } from './tmpfs.ts';
 
 interface LoggedRequest {
   at: number;
@@ -297,16 +298,6 @@ describe('durable runs', () => {
   });
 });
 
-/** Mounts a tmpfs of `size` at `dir`; false where this machine does not allow it (not root, no CAP_SYS_ADMIN). */
-function mountSmallDisk(dir: string, size: string): boolean {
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Runs tmas under a file size limit of `kilobytes` (bash's ulimit -f), as a job scheduler may set one. */
 function runCliLimited(args: string[], kilobytes: number): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
@@ -354,7 +345,7 @@ describe('a disk that fills during the run', () => {
   test('stops cleanly with a message, and the run resumes to the same results once space is freed', async ({ dir, skip }) => {
     const disk = path.join(dir, 'disk');
     await mkdir(disk);
-    if (!mountSmallDisk(disk, '1200k')) skip('cannot mount a tmpfs here (needs root)');
+    if (!mountSmallDisk(disk, '1200k')) skip(NO_TMPFS);
     try {
       // 6 problems: a store of about 1.9 MB, so the 1200k disk fills some way into the run.
       const problems = await writeProblems(dir, smallProblems(6));

@@ -25,6 +25,7 @@ export const ERROR_CODES = {
   TMAS_LOCKED: 'another tmas process holds the run directory',
   TMAS_RESUME: '--resume or tmas fork was given a directory that holds no tmas run, or a run of another journal version',
   TMAS_RUN_DIR: 'an analysis command was given a directory that holds no tmas run',
+  TMAS_RUN_STOPPED: '`tmas plan --check` was given a run that stopped before its last iteration (a Ctrl-C, a kill, a full disk, a call failed for good), whose figures a forecast of the whole run would be set beside: resume it first',
   TMAS_EXPORT_EMPTY: 'tmas export found no generation in the run to export',
   TMAS_RESUME_CONFLICT: 'a resume would change what the calls are, or a resume or a fork was given an --input-file that does not hold the run\'s problems',
   TMAS_INTERRUPTED: 'the run was stopped by Ctrl-C or SIGTERM; it is resumable',

@@ -37,6 +37,8 @@ export interface RunJournal {
   /** When its first call started and its last one ended, ms since the epoch. */
   startedAt: number;
   endedAt: number;
+  /** The problem-iterations it completed, of the problems × T its settings ask for: fewer when it stopped before its end (a Ctrl-C, a kill, a full disk, a call failed for good). */
+  progress: { done: number; of: number };
 }
 
 /**
@@ -48,10 +50,12 @@ export async function readRunJournal(dir: string, whole?: string): Promise<RunJo
   const { store, manifest } = await openRun(dir);
   const calls: JournalCall[] = [];
   let problems: Array<{ id: string; judged: boolean }>;
+  let done = 0;
   try {
     const proof = manifest.config.loop.proof;
     const unusable = await unusableCalls(store);
     problems = (await store.loadProblems()).map((problem) => ({ id: problem.id, judged: (proof ? problem.solution : problem.answer) !== undefined }));
+    done = await completedProblemIterations(store, problems.length);
     for await (const call of store.callRecords()) {
       calls.push({
         problem: call.problem,
@@ -75,5 +79,20 @@ export async function readRunJournal(dir: string, whole?: string): Promise<RunJo
     first = Math.min(first, call.startedAt);
     last = Math.max(last, call.startedAt + call.latencyMs);
   }
-  return { dir, config: manifest.config, simulated: manifest.simulated, calls, problems, spanSeconds: (last - first) / 1000, startedAt: first, endedAt: last };
+  const progress = { done, of: problems.length * manifest.config.loop.maxIterations };
+  return { dir, config: manifest.config, simulated: manifest.simulated, calls, problems, spanSeconds: (last - first) / 1000, startedAt: first, endedAt: last, progress };
+}
+
+/** The iterations the run's problems completed, summed: each problem's last completed iteration, plus one. */
+async function completedProblemIterations(store: Awaited<ReturnType<typeof openRun>>['store'], problems: number): Promise<number> {
+  let done = 0;
+  for (let ordinal = 0; ordinal < problems; ordinal++) done += ((await store.lastIteration(ordinal))?.record.iteration ?? -1) + 1;
+  return done;
+}
+
+/** Whether a run stopped before its end: what a plan of it says of its figures (null when it completed every iteration). */
+export function stoppedEarly(journal: RunJournal): string | null {
+  const { done, of } = journal.progress;
+  if (done >= of) return null;
+  return `${journal.dir} stopped before its end: ${done} of its ${of} problem-iterations (${journal.problems.length} problems × T=${journal.config.loop.maxIterations}) completed`;
 }

@@ -16,7 +16,7 @@ import { MathShelf } from './math.ts';
 import { HoverShelf } from './hover-shelf.ts';
 import { bestVerifiedPercent, escapeXml, finalPass1, percent, shortNumber } from './format.ts';
 import { methodSpend, unusableCell, type MethodSpend } from './method-spend.ts';
-import { describeUnfinished, problemsRun } from './stopped-problems.ts';
+import { problemsRun, unfinishedNote } from './stopped-problems.ts';
 import { comparisonGroups, type RunGroup } from './comparable.ts';
 import { describeUnusableRole } from '../observers/role-outputs.ts';
 import { hollowSentence } from './hollow-roles.ts';
@@ -43,13 +43,13 @@ function totalsTable(runs: ReportRun[], groups: RunGroup[]): string {
     const apart = group !== undefined && group.name !== 'A';
     const grading = apart ? `<span class="bad">${escapeXml(run.grading)}: not comparable (group ${group.name})</span>` : escapeXml(run.grading);
     const tag = groups.length > 1 && group ? ` <span class="group">${group.name}</span>` : '';
-    const stopped = describeUnfinished(run);
+    const stopped = unfinishedNote(run, ' (tmas run --resume finishes them)');
     // Roles that used no output at all: the run's figures are not its method's, whatever they look like.
     const hollow = hollowSentence(run.strategy ?? run.name, run);
     const unusable =
       (hollow === null ? '' : `<br><span class="bad hollow">✗ No result of its method: ${escapeXml(hollow)}</span>`) +
       run.unusable.map((entry) => `<br><span class="bad unusable">⚠ ${escapeXml(describeUnusableRole(entry))}</span>`).join('') +
-      (stopped === null ? '' : `<br><span class="bad stopped">‡ ${escapeXml(stopped)} (tmas run --resume finishes them)</span>`);
+      (stopped === null ? '' : `<br><span class="bad stopped">‡ ${escapeXml(stopped)}</span>`);
     // The run's totals count each candidate once (majority's iterations hold the earlier samples again); older files may lack it.
     const agreement = run.totals.ruleJudgeAgreement ?? ruleJudgeAgreement(run.iterations);
     const audit = agreement === null ? '' : `<br><span class="hint">rule = judge where the rule was sure: ${escapeXml(describeAgreement(agreement))}</span>`;

@@ -16,7 +16,7 @@ import { describeForcedChange, type ForcedChange, type ForkedFrom, type Store } 
 import { manifestConfig } from '../settings/configure/upgrade.ts';
 import { settingsLine } from '../settings/settings-line.ts';
 import { hasStore, openStoreView } from '../store/repair/check.ts';
-import { runLockHolder } from '../store/run-lock.ts';
+import { runLockHolder, type LockHolder } from '../store/run-lock.ts';
 import { readDetails, type ProblemDetail } from './details.ts';
 import { unusableRoles, type UnusableRole } from '../observers/role-outputs.ts';
 import { metricsFileOf, type MetricsFile, type StoppedIteration } from './metrics-file.ts';
@@ -59,6 +59,8 @@ export interface ReportRun {
   stopped: StoppedIteration[];
   /** The problems the run was given, as its store holds them (null when the store could not be read). */
   given: number | null;
+  /** The tmas process writing the run as it is read (its lock held): its outputs are an earlier moment's. */
+  live: { pid: number; since: string } | null;
   /** Each problem's question and reference answer (digests), by id, as its store holds them (null when the store could not be read). */
   identities: ReadonlyMap<string, ProblemIdentity> | null;
   iterations: IterationMetrics[];
@@ -134,8 +136,8 @@ async function sha256Of(file: string): Promise<string> {
  * a damaged store is TMAS_STORE_DAMAGED. null where there is none to read: a directory holding only
  * metrics.json, or a run still going (its lock held), whose report comes from metrics.json alone.
  */
-async function openReportStore(dir: string): Promise<Store | null> {
-  if (!hasStore(dir) || (await runLockHolder(dir)) !== null) return null;
+async function openReportStore(dir: string, live: LockHolder | null): Promise<Store | null> {
+  if (!hasStore(dir) || live !== null) return null;
   try {
     return await openStoreView(dir);
   } catch (error) {
@@ -271,7 +273,8 @@ export async function loadRun(dir: string, options: LoadOptions = {}): Promise<R
   const metrics = await readMetrics(dir);
   await checkResults(dir, metrics);
   const iterations = metrics.iterations ?? [];
-  const store = await openReportStore(dir);
+  const live = await runLockHolder(dir);
+  const store = await openReportStore(dir, live);
   let figures: StoreFigures | null = null;
   if (store) {
     try {
@@ -297,6 +300,7 @@ export async function loadRun(dir: string, options: LoadOptions = {}): Promise<R
     unusable: unusableRoles(iterations, options.unusableShare),
     stopped: metrics.incomplete ?? [],
     given: figures?.given ?? null,
+    live: live === null ? null : { pid: live.pid, since: live.since },
     identities: figures?.identities ?? null,
     iterations,
     totals: metrics.totals ?? runTotals(iterations, metrics.wallSeconds === undefined ? {} : { wallSeconds: metrics.wallSeconds }),

@@ -15,7 +15,7 @@ import { bestVerifiedPercent, finalPass1, percent, signedPoints } from './format
 import type { ReportRun } from './load.ts';
 import { methodSpend, methodTokensOf, unusableCell, type MethodSpend } from './method-spend.ts';
 import { describeUnusableRole, unusableEffect } from '../observers/role-outputs.ts';
-import { describeUnfinished } from './stopped-problems.ts';
+import { unfinishedNote } from './stopped-problems.ts';
 import { caveatMarks } from './run-marks.ts';
 import { hollowSentence } from './hollow-roles.ts';
 import { ALIKE_LEGEND, intervalBracket } from './interval-text.ts';
@@ -103,8 +103,8 @@ export function renderReportMarkdown(runs: ReportRun[], leftOut: string[] = []):
   }
   for (const run of runs) for (const entry of run.unusable) out.push(`> ⚠ ${run.name}: ${describeUnusableRole(entry)}: ${unusableEffect(entry.role)}.`, '');
   for (const run of runs) {
-    const stopped = describeUnfinished(run);
-    if (stopped !== null) out.push(`> ‡ ${run.name}: ${stopped}. Finish them with: tmas run --resume ${run.dir}`, '');
+    const stopped = unfinishedNote(run, `. Finish them with: tmas run --resume ${run.dir}`);
+    if (stopped !== null) out.push(`> ‡ ${run.name}: ${stopped}`, '');
   }
   const basis = differenceBasis(runs);
   const versusHeader = basis === null ? '' : `Pass@1 − ${basis.name}`;

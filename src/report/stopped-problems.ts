@@ -8,6 +8,8 @@
  * kept them all, as one over other problems), and its final figures as the
  * run's own, so every published table names them, with the way to finish.
  */
+import path from 'node:path';
+import { RUN_LOCK_FILE } from '../store/run-lock.ts';
 import type { StoppedIteration } from './metrics-file.ts';
 
 /** What a report needs of a run to say what it did not finish. */
@@ -18,6 +20,10 @@ interface RunProgress {
   maxIterations: number | null;
   /** The problems the run was given, as its store holds them (null without a store to read). */
   given: number | null;
+  /** The tmas process writing the run now (its directory's lock held), whose outputs are still those of an earlier moment; null or absent when none is. */
+  live?: { pid: number; since: string } | null;
+  /** The run directory, where its lock is. */
+  dir?: string;
 }
 
 /** The problems listed by name in a note; the rest are counted. */
@@ -53,10 +59,40 @@ function leftByStop(run: RunProgress): string | null {
 }
 
 /**
+ * `the run is still being written (pid 4242, since …)`, or null. A resume taking a run further leaves
+ * the outputs of its last process in place until it ends: read as they are, a run of T=2 going on to
+ * T=12 reads as a finished run of T=2.
+ */
+function stillWritten(run: RunProgress): string | null {
+  if (!run.live) return null;
+  const who = run.live.pid === 0 ? 'a process starting now' : `pid ${run.live.pid}, since ${run.live.since}`;
+  return `the run is still being written by a tmas process (${who}): its figures are those its last process wrote before, not its end's`;
+}
+
+/** The note on a run `describeUnfinished` names, ending with what finishes it: `remedy` for a run stopped, a later report for one still being written. */
+export function unfinishedNote(run: RunProgress, remedy: string): string | null {
+  const unfinished = describeUnfinished(run);
+  if (unfinished === null) return null;
+  return stillWritten(run) !== null ? `${unfinished}; report it again once that process has ended${staleLockHint(run)}` : `${unfinished}${remedy}`;
+}
+
+/**
+ * How to clear a lock whose pid is now another program's (pids are reused: a container restarted, a
+ * machine rebooted): the lock then reads as held for good, and waiting for that process never ends.
+ */
+function staleLockHint(run: RunProgress): string {
+  if (!run.live || run.dir === undefined) return '';
+  const who = run.live.pid === 0 ? 'no tmas process is starting there' : `no tmas process runs with pid ${run.live.pid}`;
+  return ` (if ${who}, the lock is stale: remove ${path.join(run.dir, RUN_LOCK_FILE)})`;
+}
+
+/**
  * What the run did not finish, in one sentence that ends saying what its figures lack, or null when it finished
  * every problem it was given.
  */
 export function describeUnfinished(run: RunProgress): string | null {
+  const live = stillWritten(run);
+  if (live !== null) return live;
   const parts = [stoppedByFailures(run), leftByStop(run)].filter((part): part is string => part !== null);
   if (parts.length === 0) return null;
   return `${parts.join('; ')}: each is missing from the figures of the iteration it stopped at and every later one, and the final figures are over the problems that got there`;

@@ -157,12 +157,13 @@ export class Store extends StoredRecords {
    * process gets TMAS_LOCKED (from the run directory's own lock, run-lock.ts,
    * then LevelDB's); a store LevelDB cannot open gets TMAS_STORE_DAMAGED.
    * `named`: the run directory its errors name, where `runDir` holds a private view of that run's store (check.ts).
+   * `heldLock`: the release of the run directory's lock, taken already by this process (a new run, output-dir.ts).
    */
-  static async open(runDir: string, options: { create?: boolean; named?: string } = {}): Promise<Store> {
+  static async open(runDir: string, options: { create?: boolean; named?: string; heldLock?: () => Promise<void> } = {}): Promise<Store> {
     const dir = path.join(runDir, 'store');
     const create = options.create === true;
     if (create) await mkdir(runDir, { recursive: true });
-    const unlock = await acquireRunLock(runDir);
+    const unlock = options.heldLock ?? (await acquireRunLock(runDir));
     const db = new Level<string, unknown>(dir, { valueEncoding: 'json', ...TABLE_OPTIONS, createIfMissing: create, errorIfExists: create });
     try {
       await db.open();

@@ -16,10 +16,12 @@ import type { RunManifest } from '../host/run/run-manifest.ts';
 import { TmasError, UserError } from '../kernel/errors.ts';
 import { metricsFromLog } from '../observers/log-metrics.ts';
 import type { IterationMetrics } from '../observers/metrics.ts';
+import { checkStoreFiles } from '../store/disk/store-files.ts';
+import { hasStore } from '../store/repair/check.ts';
 import { runLockHolder } from '../store/run-lock.ts';
 import type { Store } from '../store/store.ts';
 import type { FoundDir, FolderScan } from './run-folder.ts';
-import { blankListing, factsFromMetrics, factsFromRun, readRunMetrics, type RunFacts, type RunListing } from './run-listing.ts';
+import { blankListing, factsFromMetrics, factsFromRun, readRunMetrics, type ListedMetrics, type RunFacts, type RunListing } from './run-listing.ts';
 import { listingFromStore } from './store-listing.ts';
 import { finishedRun, type ViewedRun } from './viewed-run.ts';
 
@@ -97,6 +99,17 @@ async function listingOf(entry: DirEntry, index: number, read: Pick<RunCatalog, 
   }
 }
 
+/**
+ * A finished run's row, from its metrics.json, once its store's structure is checked (what `tmas report`
+ * checks first: CURRENT, its MANIFEST, the tables it names; a stat and a few bytes a file). Before, a run
+ * whose store lost its CURRENT or a table was listed `done` with its Pass@1, where every page of it and
+ * the report said the store was damaged.
+ */
+async function factsOfFinished(dir: string, base: RunListing, metrics: ListedMetrics): Promise<RunFacts> {
+  if (hasStore(dir)) await checkStoreFiles(dir);
+  return factsFromMetrics(base, metrics, false);
+}
+
 /** The catalog of the runs a scan found, each opened by `openRun` when first needed. */
 export function createRunCatalog(scan: FolderScan, openRun: OpenRun): RunCatalog {
   const entries: DirEntry[] = scan.found.map((found) => ({ found, opened: null, readyAt: null, copyMs: 0, foreign: false, previous: null, settled: null, listed: null }));
@@ -149,7 +162,7 @@ export function createRunCatalog(scan: FolderScan, openRun: OpenRun): RunCatalog
       const live = (await runLockHolder(entry.found.dir)) !== null;
       const metrics = await readRunMetrics(entry.found.dir);
       // A run going on (a resume, when metrics.json is there) is read from its store, as is one stopped before writing metrics.json.
-      const result = metrics && !live ? factsFromMetrics(base, metrics, false) : await factsFromRun(base, await run(index));
+      const result = metrics && !live ? await factsOfFinished(entry.found.dir, base, metrics) : await factsFromRun(base, await run(index));
       if (result.listing.status !== 'live') entry.settled = result;
       return result;
     } catch (error) {

@@ -54,7 +54,7 @@ export interface RunFacts extends ComparedRun {
 }
 
 /** metrics.json's fields the listing reads beyond the report's. */
-type ListedMetrics = MetricsFile & {
+export type ListedMetrics = MetricsFile & {
   incomplete?: unknown[];
   forcedChanges?: ForcedChange[];
   models?: Record<string, string>;

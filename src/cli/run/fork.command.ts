@@ -15,7 +15,7 @@ import { forkReuseEstimate } from '../../analysis/fork-estimate.ts';
 import { runLockHolder } from '../../store/run-lock.ts';
 import { UserError } from '../../kernel/errors.ts';
 import { openJournalSource } from '../../host/calls/journal-source.ts';
-import { NEW_STORE_DIR, outputDirEntries } from '../../host/outputs/output-dir.ts';
+import { newRunLeftovers, outputDirEntries } from '../../host/outputs/output-dir.ts';
 import { resolveStrategy } from '../../host/strategy/plugins.ts';
 import { checkJournalVersion } from '../../host/resume.ts';
 import { readRunManifest } from '../../host/run/run-manifest.ts';
@@ -68,7 +68,7 @@ async function checkForkTarget(sourceDir: string, target: string): Promise<void>
   }
   const entries = await outputDirEntries(target);
   // A fork stopped before its store existed leaves only the store it was building: the same command goes on.
-  if (entries.some((entry) => entry !== NEW_STORE_DIR)) throw new UserError('TMAS_OUTPUT', `The output directory ${target} is not empty. Give a new --output-file for the fork.`);
+  if ((await newRunLeftovers(target, entries)).length > 0) throw new UserError('TMAS_OUTPUT', `The output directory ${target} is not empty. Give a new --output-file for the fork.`);
 }
 
 /** Reads DIR (through a private view) and builds the fork's configuration, keys and problems. Creates nothing on disk. */

@@ -160,10 +160,11 @@ export function checkText(forecast: Forecast, check: CheckResult, journal: RunJo
 }
 
 /** A finished run replayed under other settings. */
-export function whatIfText(result: Simulated & { run: string; methods?: string[]; calls: number; runMakespanSeconds: number; concurrency: number; schedule: string }, servers: Servers): string {
+export function whatIfText(result: Simulated & { run: string; methods?: string[]; calls: number; runMakespanSeconds: number; concurrency: number; schedule: string; stopped: string[] }, servers: Servers): string {
   const whose = result.methods === undefined ? 'its' : `its ${result.methods.length} runs' (${result.methods.join(', ')}), at once,`;
   return [
     `tmas plan --from ${result.run}: ${whose} ${count(result.calls)} journaled calls replayed, ${result.schedule}`,
+    ...result.stopped.map((why) => `partial: ${why}; these figures are of the calls it made, not of the whole run (tmas run --resume completes it)`),
     `servers: ${serversLine(servers)}`,
     '',
     line('makespan', `${count(result.makespanSeconds)} s (${hours(result.makespanSeconds)})`),

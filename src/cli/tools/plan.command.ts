@@ -17,7 +17,7 @@ import { UserError } from '../../kernel/errors.ts';
 import { checkForecast } from '../../plan/check.ts';
 import { forecastRun, type PlannedMethod } from '../../plan/forecast.ts';
 import { drawnLengths, journalLengths, type LengthModel } from '../../plan/lengths.ts';
-import { readRunJournal, type RunJournal } from '../../plan/run-journal.ts';
+import { readRunJournal, stoppedEarly, type RunJournal } from '../../plan/run-journal.ts';
 import { forecastTable } from '../../plan/table-forecast.ts';
 import { replayRuns } from '../../plan/what-if.ts';
 import { hasStore } from '../../store/repair/check.ts';
@@ -151,6 +151,8 @@ async function replay(flags: PlanFlags, command: Command, io: CliIo): Promise<{ 
     concurrency: gateway.concurrency,
     routing: gateway.routing,
     schedule: [...new Set(runs.map((run) => run.schedule))].join(', '),
+    // A run stopped before its end replays the calls it made: its figures are said to be of that part.
+    stopped: journals.map(stoppedEarly).filter((why): why is string => why !== null),
     ...replayed,
   };
   return { text: whatIfText(result, servers), json: result };
@@ -160,6 +162,13 @@ async function replay(flags: PlanFlags, command: Command, io: CliIo): Promise<{ 
 async function check(flags: PlanFlags, command: Command, io: CliIo): Promise<{ text: string; json: unknown }> {
   refuseRunSettings(command, '--check', []);
   const journal = await readRunJournal(flags.check as string, '--check');
+  const stopped = stoppedEarly(journal);
+  if (stopped !== null) {
+    throw new UserError(
+      'TMAS_RUN_STOPPED',
+      `${stopped}: --check sets a forecast of the whole run beside what the run did, and would read the part it did as the whole. Resume it first (tmas run --resume ${journal.dir}), then check it.`,
+    );
+  }
   const { servers, billing } = await serversOf(flags, runGatewayOf(journal.config), io);
   const method = await methodOf(flags, journal.config, journal.problems.map((problem) => problem.judged));
   const forecast = forecastRun({ ...method, servers, draws: flags.draws, billing });

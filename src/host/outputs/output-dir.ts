@@ -10,6 +10,7 @@ import path from 'node:path';
 import { UserError } from '../../kernel/errors.ts';
 import type { Problem } from '../../input/problems.ts';
 import { Store, type Manifest } from '../../store/store.ts';
+import { acquireRunLock, lockedError, runLockHolder, RUN_LOCK_FILE } from '../../store/run-lock.ts';
 
 /** Where a new store is built before it is renamed to `store`. */
 export const NEW_STORE_DIR = '.store-new';
@@ -40,6 +41,21 @@ async function notADirectory(dir: string): Promise<string> {
   return 'it is not a directory';
 }
 
+/**
+ * The entries of a new run's directory that are not what a new run stopped
+ * before its store existed leaves (the store it was building, the lock of a
+ * process gone). A lock held by a live process is refused (TMAS_LOCKED): another
+ * run is building its store there now, and one built beside it would be renamed
+ * over it.
+ */
+export async function newRunLeftovers(dir: string, entries: string[]): Promise<string[]> {
+  if (entries.includes(RUN_LOCK_FILE)) {
+    const holder = await runLockHolder(dir);
+    if (holder) throw lockedError(dir, holder);
+  }
+  return entries.filter((entry) => entry !== NEW_STORE_DIR && entry !== RUN_LOCK_FILE);
+}
+
 /** Makes sure a new run may write into `dir`: absent, empty, or left by a run stopped before it started. */
 export async function ensureFreshOutputDir(dir: string): Promise<void> {
   const entries = await outputDirEntries(dir);
@@ -49,11 +65,10 @@ export async function ensureFreshOutputDir(dir: string): Promise<void> {
       `The output directory ${dir} already holds a tmas run. To continue it, run: tmas run --resume ${dir}. To start over, choose a new --output-file or remove the directory.`,
     );
   }
-  if (entries.some((entry) => entry !== NEW_STORE_DIR)) {
+  if ((await newRunLeftovers(dir, entries)).length > 0) {
     throw new UserError('TMAS_OUTPUT', `The output directory ${dir} is not empty. Choose a new --output-file, or remove the directory to start over.`);
   }
-  // What a run stopped before its manifest was written leaves: nothing of it is kept.
-  await rm(path.join(dir, NEW_STORE_DIR), { recursive: true, force: true });
+  // What a run stopped before its manifest was written left (.store-new) is removed under the lock, as the store is built (createRunStore).
   await makeDirs(dir).catch((error: NodeJS.ErrnoException) => {
     throw new UserError('TMAS_OUTPUT', `Cannot create the output directory ${dir}: ${error.message}. Choose a writable --output-file.`, { cause: error });
   });
@@ -79,14 +94,28 @@ async function makeDirs(dir: string): Promise<void> {
 
 /** Creates the store of a new run with its manifest and problems, then opens it. */
 export async function createRunStore(dir: string, manifest: Manifest, problems: Problem[]): Promise<Store> {
-  const building = path.join(dir, NEW_STORE_DIR);
-  const fresh = await Store.open(building, { create: true });
+  // The run directory is locked from before its leftovers are removed until the store is open: a second
+  // new run started at once into the same directory is refused (TMAS_LOCKED) rather than deleting the
+  // store this one builds, or renaming its own over it.
+  const unlock = await acquireRunLock(dir);
   try {
-    await fresh.startRun(manifest, problems);
-  } finally {
-    await fresh.close();
+    if ((await outputDirEntries(dir)).includes('store')) {
+      throw new UserError('TMAS_OUTPUT', `The output directory ${dir} already holds a tmas run (another process made it meanwhile). To continue it, run: tmas run --resume ${dir}.`);
+    }
+    const building = path.join(dir, NEW_STORE_DIR);
+    // What a run stopped before its manifest was written leaves: nothing of it is kept.
+    await rm(building, { recursive: true, force: true });
+    const fresh = await Store.open(building, { create: true });
+    try {
+      await fresh.startRun(manifest, problems);
+    } finally {
+      await fresh.close();
+    }
+    await rename(path.join(building, 'store'), path.join(dir, 'store'));
+    await rm(building, { recursive: true, force: true });
+  } catch (error) {
+    await unlock();
+    throw error;
   }
-  await rename(path.join(building, 'store'), path.join(dir, 'store'));
-  await rm(building, { recursive: true, force: true });
-  return Store.open(dir);
+  return Store.open(dir, { heldLock: unlock });
 }

@@ -333,7 +333,8 @@ export async function runEvaluation(config: RunConfig, secrets: Secrets, problem
     warnOutOfBounds(outOfBounds, io);
     for (const warning of unsentCallWarnings(unsent, config.loop.agents)) io.stderr(warning);
     bus.complete();
-    await log.flush();
+    // The run may have ended before a write of its last records failed (a disk filled as it ended): told as the failure during it is.
+    await log.flush().catch((error: unknown) => Promise.reject(store.writeError === null ? error : storeWriteError(config, store.writeError)));
     const outputs = options.outputs !== false;
     const { iterations, unfinishedFailures, failuresSince } = outputs ? await runMetricsFromLog(store, firstSeq, options.onOutputProgress) : { iterations: [], unfinishedFailures: 0, failuresSince: 0 };
     // A call whose failure stopped the run (an endpoint down) may have stopped it before its failure was logged: counted here.
