@@ -22,6 +22,7 @@ import { closingCases, conditionFirstCases } from './condition-cases.ts';
 import { closingList } from './closing-list.ts';
 import { ownTurn } from './turns.ts';
 import { withoutStruck } from './struck.ts';
+import { revisedFrom } from './revised-answer.ts';
 import { boxRestated } from './restated-quantity.ts';
 import { provisoStatement, rangedStatement } from './qualified-statement.ts';
 
@@ -156,9 +157,15 @@ export function extractAnswer(response: string): string | null {
   return answer !== null || final === own ? answer : declaredAnswer(own) ?? unannouncedAnswer(own);
 }
 
+/** Where the final answers of a reply start once the answers it took back are left out (revised-answer.ts). */
+function revisionStart(text: string): number {
+  return revisedFrom(text, () => [...text.matchAll(FINAL_ANSWER_MARKER)].map((m) => m.index));
+}
+
 /** Boxed, announced, or a trailing choice letter: what a response declares its answer. */
 export function declaredAnswer(response: string): string | null {
-  const boxed = lastBoxedAnswer(response);
+  // "$\boxed{0}$ overcounts. Correcting for it, the final answer is odd $n$.": a box taken back is no answer of the reply.
+  const boxed = lastBoxEnd(response) > revisionStart(response) ? lastBoxedAnswer(response) : null;
   const announced = announcedAnswer(response);
   // "If $n$ is even, the answer is $0$. If $n$ is odd, the answer is $1$.": the last answer given is one case of several.
   const cases = closingCases(response);
@@ -355,7 +362,9 @@ const FINAL_ANSWER_MARKER = new RegExp(String.raw`\bfinal\s+answers?\b[^\n:：=]
  * only the last.
  */
 export function finalAnswers(response: string): string[] {
-  const text = afterReasoning(response);
+  const whole = afterReasoning(response);
+  // "$\boxed{5}$. Wait, I made an error … $\boxed{7}$": what the reply took back is no final answer (revised-answer.ts).
+  const text = whole.slice(revisionStart(whole));
   // An empty box or a placeholder (`\boxed{?}`) gives no answer to tell apart from the one boxed after it.
   const boxed = boxedRuns(text).filter((answer) => answer !== '' && !statesNoValue(answer));
   const afterBoxes = lastBoxEnd(text);

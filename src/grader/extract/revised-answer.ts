@@ -1,0 +1,89 @@
+/**
+ * A reply that boxes an answer, finds a fault in it and then boxes another, or states its final answer anew:
+ * "So we get $\boxed{5}$.\n\nWait, I made an arithmetic error in the second step. … The correct value is
+ * $\boxed{7}$." Reasoning models write this whenever they check themselves after answering. The answer before the
+ * fault is one the reply took back: it is no final answer beside the later one. Read as two final answers, such a
+ * reply was graded unsure whichever value the reference held, and a wrong revision no less than a right one.
+ *
+ * Only words that take the earlier answer back count ("wait", "I made an error", "that was wrong", "let me redo",
+ * "correcting"); "actually" or "but" may lead into the next part of a question. A reply in parts ("(a) … (b) …",
+ * "Part 2") between the two answers gives one answer per part, never a revision.
+ */
+import { boxStarts } from './boxes.ts';
+
+/** Words that take back the answer given before them. "We never overcounted" takes nothing back. */
+const TAKES_BACK = new RegExp(
+  String.raw`\b(?:wait|oops|on\s+second\s+thought|(?:I|we)\s+made\s+(?:an?\s+)?(?:\w+\s+)?(?:error|mistake)|` +
+    String.raw`(?:that|this|it)\s+(?:was|is)\s+(?:wrong|incorrect|a\s+mistake|not\s+(?:right|correct))|correction|correcting|` +
+    String.raw`let\s+me\s+(?:redo|recompute|recalculate|recount)|(?<!(?:\bnever|\bnot|n't|\bno)\s+)(?:over|under)-?count(?:s|ed|ing)?)\b`,
+  'gi',
+);
+
+/** The label of a part of the question: "(a) ", "b) ", "(ii) ", "Part 2", "**Part (c)**". */
+const PART_LABEL = /(?:^|[\s*])\(?(?:[a-h]|i{1,3}|iv|vi{0,3})\)[\s*]|\bpart\s*\(?(?:[a-h]|\d|i{1,3}|iv|v)\b/i;
+
+/** How many takings-back, counted from the last, are read: a reply that repeats "wait" thousands of times costs no more. */
+const READ_LAST = 64;
+
+/** The text last read and where its final answers start: one grade reads the same reply several times. */
+let lastRead: { text: string; from: number } | undefined;
+
+/**
+ * Where a reply's final answers start: at the last words that take back an answer boxed before them, when a box
+ * or one of `laterAnswers` (where a statement of the final answer starts) follows them with no part of the
+ * question between; 0 when there are none.
+ */
+export function revisedFrom(text: string, laterAnswers: () => readonly number[]): number {
+  if (lastRead?.text !== text) lastRead = { text, from: searchRevision(text, laterAnswers) };
+  return lastRead.from;
+}
+
+/** {@link revisedFrom}, searched: only takings-back between the first box and the last answer can revise one. */
+function searchRevision(text: string, laterAnswers: () => readonly number[]): number {
+  const boxes = boxStarts(text);
+  const firstBox = boxes[0];
+  if (firstBox === undefined) return 0;
+  const answers = [...boxes, ...laterAnswers()].sort((a, b) => a - b);
+  const lastAnswer = answers[answers.length - 1] ?? 0;
+  const takings = lastTakings(text, firstBox, lastAnswer);
+  // A gap between the same two answers is read for a part label once, however many takings-back it holds.
+  const gapsRead = new Set<string>();
+  for (let k = takings.length - 1; k >= 0; k -= 1) {
+    const at = takings[k] ?? 0;
+    const next = answers.find((start) => start > at) ?? -1;
+    const previous = lastBefore(boxes, at) ?? firstBox;
+    if (next < 0 || gapsRead.has(`${previous}:${next}`)) continue;
+    gapsRead.add(`${previous}:${next}`);
+    if (!PART_LABEL.test(text.slice(previous, next))) return at;
+  }
+  return 0;
+}
+
+/** How far before the last answer takings-back are first looked for; the window doubles until it holds enough. */
+const FIRST_WINDOW = 4096;
+
+/**
+ * The last {@link READ_LAST} takings-back between `from` and `to`, in order. Searched in windows that end at `to`
+ * and double: a reply that says "wait" after every box is not read whole, and one that says it rarely is read at
+ * most about twice.
+ */
+function lastTakings(text: string, from: number, to: number): number[] {
+  const search = new RegExp(TAKES_BACK.source, 'gi');
+  for (let window = FIRST_WINDOW; ; window *= 2) {
+    const start = Math.max(from, to - window);
+    const found: number[] = [];
+    search.lastIndex = start;
+    for (let m = search.exec(text); m !== null && m.index < to; m = search.exec(text)) found.push(m.index);
+    if (found.length >= READ_LAST || start === from) return found.slice(-READ_LAST);
+  }
+}
+
+/** The last of the ascending `starts` before `at`. */
+function lastBefore(starts: readonly number[], at: number): number | undefined {
+  let found: number | undefined;
+  for (const start of starts) {
+    if (start >= at) break;
+    found = start;
+  }
+  return found;
+}
