@@ -257,13 +257,21 @@ function withoutApproximation(sentence: string): string {
 /** A number that opens a statement in words: "40", "-3.5", "1,024", "2/3", "25%". */
 const LEADING_NUMBER = /^-?\d[\d,]*(?:\.\d+)?(?:\/\d+)?%?(?![\d.,]*\d)/;
 
+/**
+ * The copula that closes a statement in Japanese ("です", "である", "となります") or Korean ("입니다", "이다", "예요"),
+ * glued to the value or not, where a sentence ends after it. Left on, "odd $n$ です" was a text graded unsure against "odd $n$", and "36입니다" a
+ * text beside 36.
+ */
+const COPULA = /(?<=\S)[ \t]*(?:です|でした|である|であります|となります|になります|입니다|이다|이에요|예요|임)(?=[ \t]*(?:[.!。]|\n|$))/gu;
+
 /** The answer a statement starts with. */
 function statementOf(text: string): string | null {
   // A marker set in a command ("\\textbf{Final Answer:} 3", "\\text{Answer: } 3") leaves that command's brace behind.
   // "The answer is probably $4$": an adverb of belief before the value qualifies the claim, not the value; "probably
   // not $4$" keeps its "not". Kept, "probably $4$" was a text graded different from a right 4, and "probably not $4$"
   // was read as 4.
-  const rest = text.replace(/^[\s*]*(?:\}[\s*]*)?/, '').replace(BELIEF_ADVERB, '');
+  // "答えは odd $n$ です。", "답은 $5$입니다.": the copula that closes a Japanese or Korean sentence is no part of the value.
+  const rest = text.replace(/^[\s*]*(?:\}[\s*]*)?/, '').replace(BELIEF_ADVERB, '').replace(COPULA, '');
   // "The answer is not $6$ but $7$.": the value it corrects to is the statement; read whole, it was unsure either way.
   const corrected = CORRECTED_TO.exec(rest);
   if (corrected !== null) return statementOf(rest.slice(corrected[0].length));
