@@ -53,7 +53,9 @@ const ANSWER_MARKER = new RegExp(
     String.raw`\brisposta\s*(?:finale)?\s*(?:è|:|：)\s*:?|\bresposta\s*(?:final)?\s*(?:é|:|：)\s*:?|ответ\s*(?:[:：]|—|(?:равен|равн[аоы]|будет|составляет)(?![а-яё]))\s*|` +
     headingOf(String.raw`(?:final[ \t]+)?answers?`) +
     // "**Answer.** $12$", "Answer. 12": a paragraph that opens on the word and a full stop, as solutions write it.
-    String.raw`|(?:^|\n)[ \t]*(?:(?:\*\*|__)[ \t]*)?(?:final[ \t]+)?answer[ \t]*\.[ \t]*(?:\*\*|__)?(?=[ \t])`,
+    String.raw`|(?:^|\n)[ \t]*(?:(?:\*\*|__)[ \t]*)?(?:final[ \t]+)?answer[ \t]*\.[ \t]*(?:\*\*|__)?(?=[ \t])` +
+    // "| **Answer** | $36$ |": the row of a Markdown table that a reply sums its work up in, labelled as its answer.
+    String.raw`|(?:^|\n)[ \t]*\|[ \t]*(?:(?:\*\*|__)[ \t]*)?(?:final[ \t]+)?answers?[ \t]*(?:(?:\*\*|__)[ \t]*)?\|`,
   'gi',
 );
 

@@ -264,6 +264,9 @@ const LEADING_NUMBER = /^-?\d[\d,]*(?:\.\d+)?(?:\/\d+)?%?(?![\d.,]*\d)/;
  */
 const COPULA = /(?<=\S)[ \t]*(?:です|でした|である|であります|となります|になります|입니다|이다|이에요|예요|임)(?=[ \t]*(?:[.!。]|\n|$))/gu;
 
+/** The bar that closes a table row, after a space: "| Answer | $36$ |" (not the bar of "|x|"). */
+const CELL_END = /[ \t]+\|[ \t]*(?=\n|$)/g;
+
 /** The answer a statement starts with. */
 function statementOf(text: string): string | null {
   // A marker set in a command ("\\textbf{Final Answer:} 3", "\\text{Answer: } 3") leaves that command's brace behind.
@@ -271,7 +274,8 @@ function statementOf(text: string): string | null {
   // not $4$" keeps its "not". Kept, "probably $4$" was a text graded different from a right 4, and "probably not $4$"
   // was read as 4.
   // "答えは odd $n$ です。", "답은 $5$입니다.": the copula that closes a Japanese or Korean sentence is no part of the value.
-  const rest = text.replace(/^[\s*]*(?:\}[\s*]*)?/, '').replace(BELIEF_ADVERB, '').replace(COPULA, '');
+  // "| Answer | odd $n$ |": the bar that closes the last cell of a table row is no part of it.
+  const rest = text.replace(/^[\s*]*(?:\}[\s*]*)?/, '').replace(BELIEF_ADVERB, '').replace(COPULA, '').replace(CELL_END, '');
   // "The answer is not $6$ but $7$.": the value it corrects to is the statement; read whole, it was unsure either way.
   const corrected = CORRECTED_TO.exec(rest);
   if (corrected !== null) return statementOf(rest.slice(corrected[0].length));
