@@ -23,6 +23,9 @@ import { closingList } from './closing-list.ts';
 import { ownTurn } from './turns.ts';
 import { withoutStruck } from './struck.ts';
 import { revisedFrom } from './revised-answer.ts';
+import { afterReasoning } from './reasoning-end.ts';
+
+export { afterReasoning };
 import { boxRestated } from './restated-quantity.ts';
 import { provisoStatement, rangedStatement } from './qualified-statement.ts';
 
@@ -242,7 +245,10 @@ function unannouncedAnswer(response: string): string | null {
   // "The smallest and largest values are 12 and 13, respectively.": the values in their order (respective-values.ts).
   const respective = respectiveValues(afterMath);
   if (respective !== null) return statedByHedge(last, last.length - afterMath.length + respective.at) ? null : respective.values;
-  const value = STATED_VALUE.exec(afterMath) ?? BOLD_NUMBER_AT_END.exec(afterMath);
+  // "So the total cost is \$18.90.": an escaped dollar is a currency sign in prose, no delimiter of math; blanked to
+  // the same length, so that places found in it are places in `afterMath`. Read as math, it left the reply no answer.
+  const currencyBlanked = afterMath.replace(/\\\$/g, '  ');
+  const value = STATED_VALUE.exec(currencyBlanked) ?? BOLD_NUMBER_AT_END.exec(afterMath);
   // "the smallest such $n$ is 3.": the math names the answer, the words after it give it.
   // "A common wrong answer is 41.": not what a hedged announcement gives, as for math below.
   if (value !== null) return statedByHedge(last, last.length - afterMath.length + value.index + value[0].search(/[\d*]/)) ? null : (value[1] ?? value[2] ?? '').trim();
@@ -307,7 +313,7 @@ const DESCRIPTION_OF_NUMBER = /\b(?:(?:powers?|multiples?|divisors?|factors?)\s+
 const STATED_VALUE = new RegExp(
   String.raw`(?:^|\n)[^\n$]*?\b(?:is|are|was|equals?|becomes)\b[^\n$*\d]{0,30}?` +
     // "is all powers of 2.": a number a description takes ("of 2", "than 5") is not the value.
-    String.raw`(?:\*\*\$?([^*\n]{1,60}?)\$?\*\*[\s.!]*|(?<!\b(?:of|than|by|modulo|mod)\s*)(-?\d+(?:,\d{3})*(?:\.\d+)?(?:\/\d+)?%?)\s*[.!]\s*)$`,
+    String.raw`(?:\*\*\$?([^*\n]{1,60}?)\$?\*\*[\s.!]*|(?<!\b(?:of|than|by|modulo|mod)\s*)(-?\d+(?:,(?:\\!)?\d{3})*(?:\.\d+)?(?:\/\d+)?%?)\s*[.!]\s*)$`,
 );
 
 
@@ -324,32 +330,6 @@ const BOLD_NUMBER_AT_END = /\*\*\s*\$?(-?\d+(?:[.,]\d+)*(?:\/\d+)?\s*%?\s*\p{L}{
  */
 export function statedAnswer(text: string): string {
   return extractAnswer(text) ?? text.trim();
-}
-
-/**
- * Where reasoning left inline by a server ends: `</think>`, or gpt-oss's
- * header of its final channel; "assistantfinal" is that header once a server
- * strips the special tokens from a reply that opens with its "analysis".
- */
-const REASONING_ENDS = ['</think>', '<|channel|>final<|message|>'];
-
-/**
- * What a response says after its reasoning: the text after its last
- * reasoning end, else all of it; in either, only up to a turn it invents for
- * the user (turns.ts).
- */
-export function afterReasoning(whole: string): string {
-  const text = withoutStruck(ownTurn(whole));
-  let cut = -1;
-  for (const end of REASONING_ENDS) {
-    const at = text.lastIndexOf(end);
-    if (at >= 0) cut = Math.max(cut, at + end.length);
-  }
-  if (cut < 0 && /^\s*analysis/.test(text)) {
-    const at = text.lastIndexOf('assistantfinal');
-    if (at >= 0) cut = at + 'assistantfinal'.length;
-  }
-  return cut < 0 ? text : text.slice(cut).replace(/^\s+/, '');
 }
 
 /** "Final answer:", "The final answer is", "Final answer (b):", a "Final Answer" heading: a response's own final word. */
