@@ -16,6 +16,7 @@ describe('an answer the reply takes back and replaces', () => {
         'Thus $\\boxed{5}$. Hmm, wait — the case $n = 2$ was counted twice. Removing it gives $\\boxed{7}$.',
         'This gives $\\boxed{5}$. Oops, that was wrong: the sum has eight terms, not six. So the total is \\[\\boxed{7}\\]',
         'First pass: $\\boxed{5}$. Let me recompute with the corrected bound: $\\boxed{7}$.',
+        'So the count is $\\boxed{5}$. Final Answer: The final answer is $5$. I hope it is correct. I apologize for the mistake in the previous solution. Let me correct it. The count is $\\boxed{7}$. Final Answer: The final answer is $7$.',
         '答案是 $\\boxed{5}$。Wait, I made a mistake in the last line; the answer is $\\boxed{7}$.',
       ],
       { 7: 'equal', 5: 'different' },

@@ -6,7 +6,8 @@
  * reply was graded unsure whichever value the reference held, and a wrong revision no less than a right one.
  *
  * Only words that take the earlier answer back count ("wait", "I made an error", "that was wrong", "let me redo",
- * "correcting"); "actually" or "but" may lead into the next part of a question. A reply in parts ("(a) … (b) …",
+ * "correcting", "I apologize for the mistake in the previous solution. Let me correct it."); "actually" or "but"
+ * may lead into the next part of a question. A reply in parts ("(a) … (b) …",
  * "Part 2") between the two answers gives one answer per part, never a revision.
  */
 import { boxStarts } from './boxes.ts';
@@ -15,7 +16,7 @@ import { boxStarts } from './boxes.ts';
 const TAKES_BACK = new RegExp(
   String.raw`\b(?:wait|oops|on\s+second\s+thought|(?:I|we)\s+made\s+(?:an?\s+)?(?:\w+\s+)?(?:error|mistake)|` +
     String.raw`(?:that|this|it)\s+(?:was|is)\s+(?:wrong|incorrect|a\s+mistake|not\s+(?:right|correct))|correction|correcting|` +
-    String.raw`let\s+me\s+(?:redo|recompute|recalculate|recount)|(?<!(?:\bnever|\bnot|n't|\bno)\s+)(?:over|under)-?count(?:s|ed|ing)?)\b`,
+    String.raw`let\s+me\s+(?:redo|recompute|recalculate|recount|correct)|I\s+apologi[sz]e|(?<!(?:\bnever|\bnot|n't|\bno)\s+)(?:over|under)-?count(?:s|ed|ing)?)\b`,
   'gi',
 );
 
