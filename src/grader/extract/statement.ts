@@ -61,8 +61,11 @@ const ADDS_ANOTHER = /^[\s*]*[,;]\s*(?:moreover|furthermore|additionally|in\s+ad
 /** Longest qualifying clause kept: a longer one is a sentence of its own that never ends. */
 const QUALIFIER_LENGTH = 160;
 
-/** A sentence ends at a line break, a period followed by a space or the end, or "。". */
-const SENTENCE_END = /\n|(?<!\b(?:i\.e|e\.g))\.(?=\s|$)|。/g;
+/**
+ * A sentence ends at a line break, a period followed by a space or the end, or "。"; a period before the bold that
+ * closes it ("**The answer is $x = 1$, $y = 2$.**") too: read on past it, the sentence kept only $x = 1$.
+ */
+const SENTENCE_END = /\n|(?<!\b(?:i\.e|e\.g))\.(?=(?:\*\*|__)?(?:\s|$))|。/g;
 
 /** Where the sentence that goes on at `from` ends, skipping ends inside math segments. */
 function sentenceEnd(text: string, from: number, segments: readonly Segment[]): number {
