@@ -13,9 +13,7 @@ describe('an answer the reply takes back and replaces', () => {
     expectReplies(
       [
         'So we get $\\boxed{5}$.\n\nWait, I made an arithmetic error in the second step. Redoing it:\n\nThe correct value is $\\boxed{7}$.',
-        'Thus $\\boxed{5}$. Hmm, wait — the case $n = 2$ was counted twice. Removing it gives $\\boxed{7}$.',
         'This gives $\\boxed{5}$. Oops, that was wrong: the sum has eight terms, not six. So the total is \\[\\boxed{7}\\]',
-        'First pass: $\\boxed{5}$. Let me recompute with the corrected bound: $\\boxed{7}$.',
         'So the count is $\\boxed{5}$. Final Answer: The final answer is $5$. I hope it is correct. I apologize for the mistake in the previous solution. Let me correct it. The count is $\\boxed{7}$. Final Answer: The final answer is $7$.',
         '答案是 $\\boxed{5}$。Wait, I made a mistake in the last line; the answer is $\\boxed{7}$.',
       ],
@@ -32,6 +30,11 @@ describe('an answer the reply takes back and replaces', () => {
 
   it('keeps both answers where nothing takes the first back, or the reply answers in parts', () => {
     expectReplies(['Counting the corners once: $\\boxed{12}$. Each corner was counted twice, so the total is $\\boxed{14}$.'], { 14: 'unsure', 12: 'unsure' });
+    // "Wait" and "let me recompute" open a check as often as a fault: no admission that the first box was wrong.
+    expectReplies(
+      ['Thus $\\boxed{5}$. Hmm, wait — the case $n = 2$ was counted twice. Removing it gives $\\boxed{7}$.', 'First pass: $\\boxed{5}$. Let me recompute with the corrected bound: $\\boxed{7}$.'],
+      { 7: 'unsure', 5: 'unsure' },
+    );
     const parts = '(a) The sum is $\\boxed{5}$.\n\n(b) Wait, this part asks for the product: $\\boxed{6}$.';
     expect(finalAnswers(parts)).toEqual(['5', '6']);
     expectReplies([parts, 'Part 1: $\\boxed{5}$. Correction to the setup of part 2 below.\n\nPart 2: $\\boxed{6}$.'], { 6: 'unsure', 5: 'unsure' });

@@ -5,23 +5,29 @@
  * fault is one the reply took back: it is no final answer beside the later one. Read as two final answers, such a
  * reply was graded unsure whichever value the reference held, and a wrong revision no less than a right one.
  *
- * Only words that take the earlier answer back count ("wait", "I made an error", "that was wrong", "let me redo",
- * "correcting", "I apologize for the mistake in the previous solution. Let me correct it."); "actually" or "but"
- * may lead into the next part of a question. A reply in parts ("(a) … (b) …",
- * "Part 2") between the two answers gives one answer per part, never a revision.
+ * Only words that admit a fault in what came before count ("I made an error", "that was wrong", "this overcounts",
+ * "Correction:", "I apologize for the mistake in the previous solution. Let me correct it."). "Wait", "let me
+ * recompute" and "actually" as often open a check that keeps the answer ("Wait, let me sanity-check with $n = 2$:
+ * … $\boxed{3}$ …") or lead into the next part of a question; read as a revision, such a reply was graded by the
+ * value it only checked. A reply in parts ("(a) … (b) …", "(1) … (2) …", "Part 2", "Question 2") between the two
+ * answers gives one answer per part, never a revision.
  */
 import { boxStarts } from './boxes.ts';
 
-/** Words that take back the answer given before them. "We never overcounted" takes nothing back. */
+/**
+ * Words that admit the answer before them at fault. Not "let me check whether I made a mistake", nor "a common error
+ * is to overcount", nor "I apologize for the length".
+ */
 const TAKES_BACK = new RegExp(
-  String.raw`\b(?:wait|oops|on\s+second\s+thought|(?:I|we)\s+made\s+(?:an?\s+)?(?:\w+\s+)?(?:error|mistake)|` +
-    String.raw`(?:that|this|it)\s+(?:was|is)\s+(?:wrong|incorrect|a\s+mistake|not\s+(?:right|correct))|correction|correcting|` +
-    String.raw`let\s+me\s+(?:redo|recompute|recalculate|recount|correct)|I\s+apologi[sz]e|(?<!(?:\bnever|\bnot|n't|\bno)\s+)(?:over|under)-?count(?:s|ed|ing)?)\b`,
+  String.raw`\b(?:oops|on\s+second\s+thought|(?<!\b(?:whether|if)\s+)(?:I|we)\s+made\s+(?:an?\s+)?(?:\w+\s+)?(?:error|mistake)|` +
+    String.raw`(?:that|this|it)\s+(?:was|is)\s+(?:wrong|incorrect|a\s+mistake|not\s+(?:right|correct))|correction\s*[:：]|` +
+    String.raw`let\s+me\s+correct\s+(?:it|this|that|my)|I\s+apologi[sz]e\s+for\s+(?:the|my|this|that)\s+(?:\w+\s+)?(?:mistake|error|oversight)|` +
+    String.raw`(?:this|that)\s+(?:over|under)-?counts)\b`,
   'gi',
 );
 
-/** The label of a part of the question: "(a) ", "b) ", "(ii) ", "Part 2", "**Part (c)**". */
-const PART_LABEL = /(?:^|[\s*])\(?(?:[a-h]|i{1,3}|iv|vi{0,3})\)[\s*]|\bpart\s*\(?(?:[a-h]|\d|i{1,3}|iv|v)\b/i;
+/** The label of a part of the question: "(a) ", "b) ", "(ii) ", "(2) ", "2. " opening a line, "Part 2", "**Question 2.**". */
+const PART_LABEL = /(?:^|[\s*])\(?(?:[a-h]|i{1,3}|iv|vi{0,3}|\d{1,2})\)[\s*]|(?:^|\n)[ \t*]*\d{1,2}\.[ \t]|\b(?:part|question|problem)\s*\(?(?:[a-h]|\d|i{1,3}|iv|v)\b/i;
 
 /** How many takings-back, counted from the last, are read: a reply that repeats "wait" thousands of times costs no more. */
 const READ_LAST = 64;
