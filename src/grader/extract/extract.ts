@@ -57,8 +57,9 @@ const ANSWER_MARKER = new RegExp(
     headingOf(String.raw`(?:final[ \t]+)?answers?`) +
     // "**Answer.** $12$", "Answer. 12": a paragraph that opens on the word and a full stop, as solutions write it.
     String.raw`|(?:^|\n)[ \t]*(?:(?:\*\*|__)[ \t]*)?(?:final[ \t]+)?answer[ \t]*\.[ \t]*(?:\*\*|__)?(?=[ \t])` +
-    // "| **Answer** | $36$ |": the row of a Markdown table that a reply sums its work up in, labelled as its answer.
-    String.raw`|(?:^|\n)[ \t]*\|[ \t]*(?:(?:\*\*|__)[ \t]*)?(?:final[ \t]+)?answers?[ \t]*(?:(?:\*\*|__)[ \t]*)?\|`,
+    // "| **Answer** | $36$ |": the row of a Markdown table that a reply sums its work up in, labelled as its answer;
+    // not a header row ("| Answer | Explanation |" over "|---|---|"), whose next cell names a column.
+    String.raw`|(?:^|\n)[ \t]*\|[ \t]*(?:(?:\*\*|__)[ \t]*)?(?:final[ \t]+)?answers?[ \t]*(?:(?:\*\*|__)[ \t]*)?\|(?![^\n]*\n[ \t]*\|?[ \t]*:?-+:?[ \t]*\|)`,
   'gi',
 );
 
