@@ -14,6 +14,13 @@ describe('an amount after an escaped dollar in prose', () => {
     expectReplies(['After the interest, the balance is \\$32,\\!348.'], { '\\$32,\\!348': 'equal', 32348: 'equal', 32349: 'different' });
   });
 
+  it('keeps the minus sign written before the dollar', () => {
+    // "-\$5" is minus five dollars: blanked to "-  5", the sign was parted from the number and 5 read, equal to a
+    // reference 5 the reply denies. Case written for the review of this rule.
+    expect(extractAnswer('Over the month the change in the balance is -\\$5.')).toBe('-5');
+    expectReplies(['Over the month the change in the balance is -\\$5.', 'So the net result is \\$-5.'], { '-5': 'equal', 5: 'different' });
+  });
+
   it('gives no value where the sentence does not end on it', () => {
     expect(extractAnswer('The total is \\$36, not \\$37, by the receipt')).not.toBe('37');
   });

@@ -248,7 +248,8 @@ function unannouncedAnswer(response: string): string | null {
   if (respective !== null) return statedByHedge(last, last.length - afterMath.length + respective.at) ? null : respective.values;
   // "So the total cost is \$18.90.": an escaped dollar is a currency sign in prose, no delimiter of math; blanked to
   // the same length, so that places found in it are places in `afterMath`. Read as math, it left the reply no answer.
-  const currencyBlanked = afterMath.replace(/\\\$/g, '  ');
+  // "-\$5": the minus moves up to the number, or blanking parted them and read 5.
+  const currencyBlanked = afterMath.replace(/(-?)\\\$/g, (escaped: string, minus: string) => ' '.repeat(escaped.length - minus.length) + minus);
   const value = STATED_VALUE.exec(currencyBlanked) ?? BOLD_NUMBER_AT_END.exec(afterMath);
   // "the smallest such $n$ is 3.": the math names the answer, the words after it give it.
   // "A common wrong answer is 41.": not what a hedged announcement gives, as for math below.
