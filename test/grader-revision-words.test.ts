@@ -31,6 +31,13 @@ describe('words that do not take an answer back', () => {
     expectReplies(['We get $\\boxed{5}$. Wait, before the final answer: could $n = 7$ work? No, it fails.'], { 7: 'not equal' });
   });
 
+  it('take nothing back inside a clause on another quantity', () => {
+    // "For the maximum, I made a mistake …": the fault is in the next part's work, not in the box before it.
+    const other = 'The minimum is $\\boxed{3}$.\n\nFor the maximum, I made a mistake in the bound earlier, so we redo it: the maximum is $\\boxed{4}$.';
+    expect(finalAnswers(other)).toEqual(['3', '4']);
+    expectReplies([other], { 4: 'not equal' });
+  });
+
   it('keep a box that a remark or an apology without a fault follows', () => {
     const note = 'So there are $\\boxed{36}$ arrangements.\n\nNote: a common error is to overcount the rotations.\n\nThe final answer is the number of arrangements above.';
     const apology = 'The count is $\\boxed{36}$.\n\nI apologize for the lengthy explanation; the final answer is as boxed above.';

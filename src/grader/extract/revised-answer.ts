@@ -66,6 +66,16 @@ function searchRevision(text: string, laterAnswers: () => readonly number[]): nu
   return 0;
 }
 
+/**
+ * What may come before words that take an answer back: the start of a sentence, a line or a clause after a colon or
+ * semicolon, or an interjection ("Wait, I made an error", "but this overcounts"). "For the maximum, I made a mistake
+ * in the bound" finds a fault in another part's work, not in the box before it.
+ */
+const OPENS_ADMISSION = /(?:^|[.!?。;:：]|\n|\b(?:wait|hmm+|oh|ah|oops|actually|but|no|so))[\s,*—–-]*$/i;
+
+/** How many characters before words that take an answer back are read for {@link OPENS_ADMISSION}. */
+const OPENING_READ = 24;
+
 /** How far before the last answer takings-back are first looked for; the window doubles until it holds enough. */
 const FIRST_WINDOW = 4096;
 
@@ -80,7 +90,9 @@ function lastTakings(text: string, from: number, to: number): number[] {
     const start = Math.max(from, to - window);
     const found: number[] = [];
     search.lastIndex = start;
-    for (let m = search.exec(text); m !== null && m.index < to; m = search.exec(text)) found.push(m.index);
+    for (let m = search.exec(text); m !== null && m.index < to; m = search.exec(text)) {
+      if (OPENS_ADMISSION.test(text.slice(Math.max(0, m.index - OPENING_READ), m.index))) found.push(m.index);
+    }
     if (found.length >= READ_LAST || start === from) return found.slice(-READ_LAST);
   }
 }
