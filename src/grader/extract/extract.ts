@@ -315,7 +315,9 @@ const DESCRIPTION_OF_NUMBER = /\b(?:(?:powers?|multiples?|divisors?|factors?)\s+
 const STATED_VALUE = new RegExp(
   String.raw`(?:^|\n)[^\n$]*?\b(?:is|are|was|equals?|becomes)\b[^\n$*\d]{0,30}?` +
     // "is all powers of 2.": a number a description takes ("of 2", "than 5") is not the value.
-    String.raw`(?:\*\*\$?([^*\n]{1,60}?)\$?\*\*[\s.!]*|(?<!\b(?:of|than|by|modulo|mod)\s*)(-?\d+(?:,(?:\\!)?\d{3})*(?:\.\d+)?(?:\/\d+)?%?)\s*[.!]\s*)$`,
+    // "is \frac43.", "is \frac 59.", "is f(x)=x+1.", "is .35.": digits a command, an operator, a letter or a decimal
+    // point takes are part of what the sentence states, no number of their own (read, 43, 59, 1 or 35).
+    String.raw`(?:\*\*\$?([^*\n]{1,60}?)\$?\*\*[\s.!]*|(?<!\b(?:of|than|by|modulo|mod)\s*|\\[a-zA-Z]+|\\[dt]?(?:frac|sqrt|binom)\s*|[=+\-*/^_({.]\s*|[A-Za-z])(-?\d+(?:,(?:\\!)?\d{3})*(?:\.\d+)?(?:\/\d+)?%?)\s*[.!]\s*)$`,
 );
 
 
