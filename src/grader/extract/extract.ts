@@ -48,8 +48,9 @@ const FINAL_ANSWER_HEADING = headingOf(String.raw`final[ \t]+answers?`);
 const ANSWER_MARKER = new RegExp(
   // "**Answer**: 42": the bold may close before the colon. "答案不是5" ("the answer is not 5") announces none.
   // "Final answer = 7" states it as well as "Final answer: 7".
-  // Korean "답은 $5$입니다", "정답: 5": not "대답은" ("the reply is"), a longer word that ends in 답.
-  String.raw`(?:final\s+answer|the\s+answer|answer)\s*(?:\*\*|__)?\s*(?:is\b|:|：|=)\s*:?|réponse\s*(?:finale)?\s*(?:est|:|：)\s*:?|答案(?![^。，,\n:：]{0,6}?[不非没未])\s*(?:是|为)?\s*[:：]?|(?<!解)答\s*[:：]|答え\s*(?:は)?\s*[:：]?|(?<![\uAC00-\uD7A3])(?:정답|답)\s*(?:은|는|[:：])\s*[:：]?|الإجابة\s*(?:هي|:)?|उत्तर\s*:?|` +
+  // Korean "답은 $5$입니다", "정답: 5": not "대답은" ("the reply is"), a longer word that ends in 답; only where a number or
+  // math follows before the sentence ends, as "답은 다음과 같습니다." ("the answer is as follows.") announces none.
+  String.raw`(?:final\s+answer|the\s+answer|answer)\s*(?:\*\*|__)?\s*(?:is\b|:|：|=)\s*:?|réponse\s*(?:finale)?\s*(?:est|:|：)\s*:?|答案(?![^。，,\n:：]{0,6}?[不非没未])\s*(?:是|为)?\s*[:：]?|(?<!解)答\s*[:：]|答え\s*(?:は)?\s*[:：]?|(?<![\uAC00-\uD7A3])(?:정답|답)\s*(?:은|는|[:：])\s*[:：]?(?=[^.。\n]{0,160}?[$\d\\])|الإجابة\s*(?:هي|:)?|उत्तर\s*:?|` +
     // German, Spanish, Italian, Portuguese and Russian: a reply in one of them was read as a labelled pair
     // ("Ответ: 110" as the tuple (Ответ, 110)), which the rule graded wrong and sure of it.
     String.raw`\b(?:antwort|endergebnis)\s*(?:lautet|ist|:|：)\s*:?|\brespuesta\s*(?:final)?\s*(?:es|:|：)\s*:?|` +
