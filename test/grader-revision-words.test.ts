@@ -36,6 +36,9 @@ describe('words that do not take an answer back', () => {
     const other = 'The minimum is $\\boxed{3}$.\n\nFor the maximum, I made a mistake in the bound earlier, so we redo it: the maximum is $\\boxed{4}$.';
     expect(finalAnswers(other)).toEqual(['3', '4']);
     expectReplies([other], { 4: 'not equal' });
+    // A run of spaces before the words is no start of a sentence.
+    const padded = `The minimum is $\\boxed{3}$; for the maximum,${' '.repeat(30)}I made a mistake in the bound, so: the maximum is $\\boxed{4}$.`;
+    expect(finalAnswers(padded)).toEqual(['3', '4']);
   });
 
   it('keep a box that a remark or an apology without a fault follows', () => {

@@ -29,7 +29,7 @@ const TAKES_BACK = new RegExp(
 /** The label of a part of the question: "(a) ", "b) ", "(ii) ", "(2) ", "2. " opening a line, "Part 2", "**Question 2.**". */
 const PART_LABEL = /(?:^|[\s*])\(?(?:[a-h]|i{1,3}|iv|vi{0,3}|\d{1,2})\)[\s*]|(?:^|\n)[ \t*]*\d{1,2}\.[ \t]|\b(?:part|question|problem)\s*\(?(?:[a-h]|\d|i{1,3}|iv|v)\b/i;
 
-/** How many takings-back, counted from the last, are read: a reply that repeats "wait" thousands of times costs no more. */
+/** How many takings-back, counted from the last, are read: a reply that admits an error thousands of times costs no more. */
 const READ_LAST = 64;
 
 /** The text last read and where its final answers start: one grade reads the same reply several times. */
@@ -69,9 +69,10 @@ function searchRevision(text: string, laterAnswers: () => readonly number[]): nu
 /**
  * What may come before words that take an answer back: the start of a sentence, a line or a clause after a colon or
  * semicolon, or an interjection ("Wait, I made an error", "but this overcounts"). "For the maximum, I made a mistake
- * in the bound" finds a fault in another part's work, not in the box before it.
+ * in the bound" finds a fault in another part's work, not in the box before it. No start of the text: a box always
+ * comes first, and at the start of the slice read, a run of spaces before the words passed for one.
  */
-const OPENS_ADMISSION = /(?:^|[.!?。;:：]|\n|\b(?:wait|hmm+|oh|ah|oops|actually|but|no|so))[\s,*—–-]*$/i;
+const OPENS_ADMISSION = /(?:[.!?。;:：]|\n|\b(?:wait|hmm+|oh|ah|oops|actually|but|no|so))[\s,*—–-]*$/i;
 
 /** How many characters before words that take an answer back are read for {@link OPENS_ADMISSION}. */
 const OPENING_READ = 24;
@@ -81,7 +82,7 @@ const FIRST_WINDOW = 4096;
 
 /**
  * The last {@link READ_LAST} takings-back between `from` and `to`, in order. Searched in windows that end at `to`
- * and double: a reply that says "wait" after every box is not read whole, and one that says it rarely is read at
+ * and double: a reply that admits an error after every box is not read whole, and one that does it rarely is read at
  * most about twice.
  */
 function lastTakings(text: string, from: number, to: number): number[] {
