@@ -131,6 +131,11 @@ export function boxedRuns(text: string): string[] {
   return runs.map(({ items }) => distinctInOrder(items).join(', '));
 }
 
+/** Where each box of the text starts, in order. */
+export function boxStarts(text: string): number[] {
+  return findBoxes(text).map((box) => box.start);
+}
+
 /** Index just past the last box, or -1 when there is none. */
 export function lastBoxEnd(text: string): number {
   const boxes = findBoxes(text);

@@ -22,6 +22,10 @@ import { closingCases, conditionFirstCases } from './condition-cases.ts';
 import { closingList } from './closing-list.ts';
 import { ownTurn } from './turns.ts';
 import { withoutStruck } from './struck.ts';
+import { revisedFrom } from './revised-answer.ts';
+import { afterReasoning } from './reasoning-end.ts';
+
+export { afterReasoning };
 import { boxRestated } from './restated-quantity.ts';
 import { provisoStatement, rangedStatement } from './qualified-statement.ts';
 
@@ -44,14 +48,19 @@ const FINAL_ANSWER_HEADING = headingOf(String.raw`final[ \t]+answers?`);
 const ANSWER_MARKER = new RegExp(
   // "**Answer**: 42": the bold may close before the colon. "答案不是5" ("the answer is not 5") announces none.
   // "Final answer = 7" states it as well as "Final answer: 7".
-  String.raw`(?:final\s+answer|the\s+answer|answer)\s*(?:\*\*|__)?\s*(?:is\b|:|：|=)\s*:?|réponse\s*(?:finale)?\s*(?:est|:|：)\s*:?|答案(?![^。，,\n:：]{0,6}?[不非没未])\s*(?:是|为)?\s*[:：]?|(?<!解)答\s*[:：]|答え\s*(?:は)?\s*[:：]?|الإجابة\s*(?:هي|:)?|उत्तर\s*:?|` +
+  // Korean "답은 $5$입니다", "정답: 5": not "대답은" ("the reply is"), a longer word that ends in 답; only where a number or
+  // math follows before the sentence ends, as "답은 다음과 같습니다." ("the answer is as follows.") announces none.
+  String.raw`(?:final\s+answer|the\s+answer|answer)\s*(?:\*\*|__)?\s*(?:is\b|:|：|=)\s*:?|réponse\s*(?:finale)?\s*(?:est|:|：)\s*:?|答案(?![^。，,\n:：]{0,6}?[不非没未])\s*(?:是|为)?\s*[:：]?|(?<!解)答\s*[:：]|答え\s*(?:は)?\s*[:：]?|(?<![\uAC00-\uD7A3])(?:정답|답)\s*(?:은|는|[:：])\s*[:：]?(?=[^.。\n]{0,160}?[$\d\\])|الإجابة\s*(?:هي|:)?|उत्तर\s*:?|` +
     // German, Spanish, Italian, Portuguese and Russian: a reply in one of them was read as a labelled pair
     // ("Ответ: 110" as the tuple (Ответ, 110)), which the rule graded wrong and sure of it.
     String.raw`\b(?:antwort|endergebnis)\s*(?:lautet|ist|:|：)\s*:?|\brespuesta\s*(?:final)?\s*(?:es|:|：)\s*:?|` +
     String.raw`\brisposta\s*(?:finale)?\s*(?:è|:|：)\s*:?|\bresposta\s*(?:final)?\s*(?:é|:|：)\s*:?|ответ\s*(?:[:：]|—|(?:равен|равн[аоы]|будет|составляет)(?![а-яё]))\s*|` +
     headingOf(String.raw`(?:final[ \t]+)?answers?`) +
     // "**Answer.** $12$", "Answer. 12": a paragraph that opens on the word and a full stop, as solutions write it.
-    String.raw`|(?:^|\n)[ \t]*(?:(?:\*\*|__)[ \t]*)?(?:final[ \t]+)?answer[ \t]*\.[ \t]*(?:\*\*|__)?(?=[ \t])`,
+    String.raw`|(?:^|\n)[ \t]*(?:(?:\*\*|__)[ \t]*)?(?:final[ \t]+)?answer[ \t]*\.[ \t]*(?:\*\*|__)?(?=[ \t])` +
+    // "| **Answer** | $36$ |": the row of a Markdown table that a reply sums its work up in, labelled as its answer;
+    // not a header row ("| Answer | Explanation |" over "|---|---|"), whose next cell names a column.
+    String.raw`|(?:^|\n)[ \t]*\|[ \t]*(?:(?:\*\*|__)[ \t]*)?(?:final[ \t]+)?answers?[ \t]*(?:(?:\*\*|__)[ \t]*)?\|(?![^\n]*\n[ \t]*\|?[ \t]*:?-+:?[ \t]*\|)`,
   'gi',
 );
 
@@ -156,9 +165,15 @@ export function extractAnswer(response: string): string | null {
   return answer !== null || final === own ? answer : declaredAnswer(own) ?? unannouncedAnswer(own);
 }
 
+/** Where the final answers of a reply start once the answers it took back are left out (revised-answer.ts). */
+function revisionStart(text: string): number {
+  return revisedFrom(text, () => [...text.matchAll(FINAL_ANSWER_MARKER)].map((m) => m.index));
+}
+
 /** Boxed, announced, or a trailing choice letter: what a response declares its answer. */
 export function declaredAnswer(response: string): string | null {
-  const boxed = lastBoxedAnswer(response);
+  // "$\boxed{0}$ overcounts. Correcting for it, the final answer is odd $n$.": a box taken back is no answer of the reply.
+  const boxed = lastBoxEnd(response) > revisionStart(response) ? lastBoxedAnswer(response) : null;
   const announced = announcedAnswer(response);
   // "If $n$ is even, the answer is $0$. If $n$ is odd, the answer is $1$.": the last answer given is one case of several.
   const cases = closingCases(response);
@@ -232,7 +247,11 @@ function unannouncedAnswer(response: string): string | null {
   // "The smallest and largest values are 12 and 13, respectively.": the values in their order (respective-values.ts).
   const respective = respectiveValues(afterMath);
   if (respective !== null) return statedByHedge(last, last.length - afterMath.length + respective.at) ? null : respective.values;
-  const value = STATED_VALUE.exec(afterMath) ?? BOLD_NUMBER_AT_END.exec(afterMath);
+  // "So the total cost is \$18.90.": an escaped dollar is a currency sign in prose, no delimiter of math; blanked to
+  // the same length, so that places found in it are places in `afterMath`. Read as math, it left the reply no answer.
+  // "-\$5": the minus moves up to the number, or blanking parted them and read 5.
+  const currencyBlanked = afterMath.replace(/(-?)\\\$/g, (escaped: string, minus: string) => ' '.repeat(escaped.length - minus.length) + minus);
+  const value = STATED_VALUE.exec(currencyBlanked) ?? BOLD_NUMBER_AT_END.exec(afterMath);
   // "the smallest such $n$ is 3.": the math names the answer, the words after it give it.
   // "A common wrong answer is 41.": not what a hedged announcement gives, as for math below.
   if (value !== null) return statedByHedge(last, last.length - afterMath.length + value.index + value[0].search(/[\d*]/)) ? null : (value[1] ?? value[2] ?? '').trim();
@@ -297,7 +316,9 @@ const DESCRIPTION_OF_NUMBER = /\b(?:(?:powers?|multiples?|divisors?|factors?)\s+
 const STATED_VALUE = new RegExp(
   String.raw`(?:^|\n)[^\n$]*?\b(?:is|are|was|equals?|becomes)\b[^\n$*\d]{0,30}?` +
     // "is all powers of 2.": a number a description takes ("of 2", "than 5") is not the value.
-    String.raw`(?:\*\*\$?([^*\n]{1,60}?)\$?\*\*[\s.!]*|(?<!\b(?:of|than|by|modulo|mod)\s*)(-?\d+(?:,\d{3})*(?:\.\d+)?(?:\/\d+)?%?)\s*[.!]\s*)$`,
+    // "is \frac43.", "is \frac 59.", "is f(x)=x+1.", "is .35.": digits a command, an operator, a letter or a decimal
+    // point takes are part of what the sentence states, no number of their own (read, 43, 59, 1 or 35).
+    String.raw`(?:\*\*\$?([^*\n]{1,60}?)\$?\*\*[\s.!]*|(?<!\b(?:of|than|by|modulo|mod)\s*|\\[a-zA-Z]+|\\[dt]?(?:frac|sqrt|binom)\s*|[=+\-*/^_({.]\s*|[A-Za-z])(-?\d+(?:,(?:\\!)?\d{3})*(?:\.\d+)?(?:\/\d+)?%?)\s*[.!]\s*)$`,
 );
 
 
@@ -316,32 +337,6 @@ export function statedAnswer(text: string): string {
   return extractAnswer(text) ?? text.trim();
 }
 
-/**
- * Where reasoning left inline by a server ends: `</think>`, or gpt-oss's
- * header of its final channel; "assistantfinal" is that header once a server
- * strips the special tokens from a reply that opens with its "analysis".
- */
-const REASONING_ENDS = ['</think>', '<|channel|>final<|message|>'];
-
-/**
- * What a response says after its reasoning: the text after its last
- * reasoning end, else all of it; in either, only up to a turn it invents for
- * the user (turns.ts).
- */
-export function afterReasoning(whole: string): string {
-  const text = withoutStruck(ownTurn(whole));
-  let cut = -1;
-  for (const end of REASONING_ENDS) {
-    const at = text.lastIndexOf(end);
-    if (at >= 0) cut = Math.max(cut, at + end.length);
-  }
-  if (cut < 0 && /^\s*analysis/.test(text)) {
-    const at = text.lastIndexOf('assistantfinal');
-    if (at >= 0) cut = at + 'assistantfinal'.length;
-  }
-  return cut < 0 ? text : text.slice(cut).replace(/^\s+/, '');
-}
-
 /** "Final answer:", "The final answer is", "Final answer (b):", a "Final Answer" heading: a response's own final word. */
 const FINAL_ANSWER_MARKER = new RegExp(String.raw`\bfinal\s+answers?\b[^\n:：=]{0,30}?(?:\bis\b[ \t]*[:：]?|:|：|=)|` + FINAL_ANSWER_HEADING, 'gi');
 
@@ -355,7 +350,9 @@ const FINAL_ANSWER_MARKER = new RegExp(String.raw`\bfinal\s+answers?\b[^\n:：=]
  * only the last.
  */
 export function finalAnswers(response: string): string[] {
-  const text = afterReasoning(response);
+  const whole = afterReasoning(response);
+  // "$\boxed{5}$. Wait, I made an error … $\boxed{7}$": what the reply took back is no final answer (revised-answer.ts).
+  const text = whole.slice(revisionStart(whole));
   // An empty box or a placeholder (`\boxed{?}`) gives no answer to tell apart from the one boxed after it.
   const boxed = boxedRuns(text).filter((answer) => answer !== '' && !statesNoValue(answer));
   const afterBoxes = lastBoxEnd(text);

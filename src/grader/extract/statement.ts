@@ -61,8 +61,11 @@ const ADDS_ANOTHER = /^[\s*]*[,;]\s*(?:moreover|furthermore|additionally|in\s+ad
 /** Longest qualifying clause kept: a longer one is a sentence of its own that never ends. */
 const QUALIFIER_LENGTH = 160;
 
-/** A sentence ends at a line break, a period followed by a space or the end, or "。". */
-const SENTENCE_END = /\n|(?<!\b(?:i\.e|e\.g))\.(?=\s|$)|。/g;
+/**
+ * A sentence ends at a line break, a period followed by a space or the end, or "。"; a period before the bold that
+ * closes it ("**The answer is $x = 1$, $y = 2$.**") too: read on past it, the sentence kept only $x = 1$.
+ */
+const SENTENCE_END = /\n|(?<!\b(?:i\.e|e\.g))\.(?=(?:\*\*|__)?(?:\s|$))|。/g;
 
 /** Where the sentence that goes on at `from` ends, skipping ends inside math segments. */
 function sentenceEnd(text: string, from: number, segments: readonly Segment[]): number {
@@ -257,13 +260,25 @@ function withoutApproximation(sentence: string): string {
 /** A number that opens a statement in words: "40", "-3.5", "1,024", "2/3", "25%". */
 const LEADING_NUMBER = /^-?\d[\d,]*(?:\.\d+)?(?:\/\d+)?%?(?![\d.,]*\d)/;
 
+/**
+ * The copula that closes a statement in Japanese ("です", "である", "となります") or Korean ("입니다", "이다", "예요"),
+ * glued to the value or not, where a sentence ends after it. Left on, "odd $n$ です" was a text graded unsure against "odd $n$", and "36입니다" a
+ * text beside 36.
+ */
+const COPULA = /(?<=\S)[ \t]*(?:です|でした|である|であります|となります|になります|입니다|이다|이에요|예요|임)(?=[ \t]*(?:[.!。]|\n|$))/gu;
+
+/** The bar that closes a table row, after a space: "| Answer | $36$ |" (not the bar of "|x|"). */
+const CELL_END = /[ \t]+\|[ \t]*(?=\n|$)/g;
+
 /** The answer a statement starts with. */
 function statementOf(text: string): string | null {
   // A marker set in a command ("\\textbf{Final Answer:} 3", "\\text{Answer: } 3") leaves that command's brace behind.
   // "The answer is probably $4$": an adverb of belief before the value qualifies the claim, not the value; "probably
   // not $4$" keeps its "not". Kept, "probably $4$" was a text graded different from a right 4, and "probably not $4$"
   // was read as 4.
-  const rest = text.replace(/^[\s*]*(?:\}[\s*]*)?/, '').replace(BELIEF_ADVERB, '');
+  // "答えは odd $n$ です。", "답은 $5$입니다.": the copula that closes a Japanese or Korean sentence is no part of the value.
+  // "| Answer | odd $n$ |": the bar that closes the last cell of a table row is no part of it.
+  const rest = text.replace(/^[\s*]*(?:\}[\s*]*)?/, '').replace(BELIEF_ADVERB, '').replace(COPULA, '').replace(CELL_END, '');
   // "The answer is not $6$ but $7$.": the value it corrects to is the statement; read whole, it was unsure either way.
   const corrected = CORRECTED_TO.exec(rest);
   if (corrected !== null) return statementOf(rest.slice(corrected[0].length));
