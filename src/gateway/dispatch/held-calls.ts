@@ -18,9 +18,9 @@ export interface Held {
 /**
  * Stages of rank a call gives up for each stage of slack it has (CallRank
  * slack): enough that a call whose iteration waits on another branch goes
- * after the calls of an iteration that waits on it, at the same stage or one
- * or two before. Replayed (30 × 3 × 8 × 8 on four replicas, 12 draws): 1.156x
- * the bound with none, 1.140x at 1, 1.125x at 3, as at 6.
+ * after the calls of a problem one or two stages behind it whose iteration
+ * waits on them. Replayed (30 × 3 × 8 × 8 on four replicas, 12 draws): 1.156x
+ * the bound with none, 1.140x at 1 and at 3 alike.
  */
 export const SLACK_WEIGHT = 3;
 
