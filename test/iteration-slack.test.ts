@@ -9,10 +9,21 @@ import { createDispatcher, type Slots } from '../src/gateway/dispatch/dispatcher
 import { createPrefixMemory } from '../src/gateway/dispatch/prefix-memory.ts';
 import { createRouter, type Routable } from '../src/gateway/dispatch/routing.ts';
 import type { CallRank } from '../src/gateway/reply/completion.ts';
-import { createCallRanks } from '../src/host/calls/call-ranks.ts';
+import { createCallRanks, type CallRanks } from '../src/host/calls/call-ranks.ts';
 import { tmasStrategy } from '../machines/strategies/tmas/index.ts';
 
 const call = (problem: string, role: string, iteration = 0) => ({ problem, iteration, role, grading: false });
+
+/** A fast and a slow replica of one slot each, both taken by other problems' solutions. */
+async function busySlowerPool(ranks: CallRanks) {
+  const replica = (sequenceSpeed: number): Routable & { limit: number } => ({ limit: 1, inFlight: 0, drained: false, sequenceSpeed, kneeSize: null, failedAttempts: 0, trialAt: 0, prefixes: createPrefixMemory() });
+  const [fast, slow] = [replica(0.1), replica(0.05)];
+  const dispatcher = createDispatcher(10, 'rank', createRouter('prefix'));
+  const admit = (rank: CallRank, sequence: number) => dispatcher.admit({ pool: 'p', replicas: [fast, slow], rank, sequence, tieBreak: 0 });
+  await admit(ranks.rankOf(call('c', 'solution')), 0);
+  await admit(ranks.rankOf(call('d', 'solution')), 1);
+  return { fast, dispatcher, admit };
+}
 
 describe('slack within an iteration', () => {
   test("a verification waits behind another problem's while a solution of its own iteration is still out, and goes by arrival again once it is in", async () => {
@@ -68,12 +79,7 @@ describe('slack within an iteration', () => {
     const ranks = createCallRanks(3, tmasStrategy.stages);
     const aSolutions = [ranks.rankOf(call('a', 'solution')), ranks.rankOf(call('a', 'solution'))];
     ranks.ended(aSolutions[0] as CallRank);
-    const replica = (sequenceSpeed: number): Routable & { limit: number } => ({ limit: 1, inFlight: 0, drained: false, sequenceSpeed, kneeSize: null, failedAttempts: 0, trialAt: 0, prefixes: createPrefixMemory() });
-    const [fast, slow] = [replica(0.1), replica(0.05)];
-    const dispatcher = createDispatcher(10, 'rank', createRouter('prefix'));
-    const admit = (rank: CallRank, sequence: number) => dispatcher.admit({ pool: 'p', replicas: [fast, slow], rank, sequence, tieBreak: 0 });
-    await admit(ranks.rankOf(call('c', 'solution')), 0);
-    await admit(ranks.rankOf(call('d', 'solution')), 1);
+    const { fast, dispatcher, admit } = await busySlowerPool(ranks);
     const sent: string[] = [];
     const aCheck = ranks.rankOf(call('a', 'verification'));
     expect(aCheck.slack).toBeGreaterThan(0);
@@ -83,5 +89,25 @@ describe('slack within an iteration', () => {
     dispatcher.release(fast);
     await Promise.resolve();
     expect(sent).toEqual(['a verification to fast']);
+  });
+});
+
+describe('slack on a pool with a slower replica', () => {
+  test('a call held there with no slack gets none later, when its iteration falls behind it and then catches up part way', async () => {
+    const ranks = createCallRanks(3, tmasStrategy.stages);
+    // a's summary is ranked while nothing else of its iteration is out (slack 0); a solution and a verification of it come later.
+    const aSummary = ranks.rankOf(call('a', 'summary'));
+    expect(aSummary.slack).toBe(0);
+    const aSolution = ranks.rankOf(call('a', 'solution'));
+    ranks.rankOf(call('a', 'verification'));
+    const { fast, dispatcher, admit } = await busySlowerPool(ranks);
+    const sent: string[] = [];
+    void admit(aSummary, 2).then(() => sent.push('a summary'));
+    void admit(ranks.rankOf(call('b', 'summary')), 3).then(() => sent.push('b summary'));
+    // a's solution ends: its summary is now a stage ahead of its verification, a slack it must not wait by here.
+    dispatcher.reslack(ranks.ended(aSolution));
+    dispatcher.release(fast);
+    await Promise.resolve();
+    expect(sent).toEqual(['a summary']);
   });
 });

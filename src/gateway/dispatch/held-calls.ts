@@ -38,7 +38,9 @@ function urgencyOf(rank: CallRank): number {
  * 1.439x with it).
  */
 export function withoutSlack(rank: CallRank): CallRank {
-  return rank.slack === undefined || rank.slack === 0 ? rank : { ...rank, slack: 0 };
+  // A copy even at a slack of 0: the run's own rank may be given a slack later (a call of its iteration ranked after
+  // it at an earlier stage, then ended), and a ticket waiting by it would then move by it.
+  return rank.slack === undefined ? rank : { ...rank, slack: 0 };
 }
 
 /** Negative when `a` goes before `b`. */
