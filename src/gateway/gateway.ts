@@ -28,7 +28,7 @@ import { createReplicaPool } from './endpoints/replica-pool.ts';
 import { describeFailure, retryBudgetMs } from './request/retry.ts';
 import { createRouter } from './dispatch/routing.ts';
 import type { EndpointSettings, EndpointState } from './endpoints/endpoint-state.ts';
-import type { Completion, CompletionRequest } from './reply/completion.ts';
+import type { Completion, CompletionRequest, RankChange } from './reply/completion.ts';
 
 export type { Completion, CompletionRequest, Endpoint, Sampling } from './reply/completion.ts';
 export type { RequestDialect } from './request/request-body.ts';
@@ -70,6 +70,12 @@ export interface Gateway {
    * run's calls alone (ledger.ts); closing it closes nothing.
    */
   forRun(): Gateway;
+  /**
+   * New slacks for calls of a run (CallRank slack), once its iteration's
+   * least advanced call ended: each held call takes its place in the line by
+   * its new one (call-ranks.ts ended).
+   */
+  reslack(changes: readonly RankChange[]): void;
 }
 
 /** Creates a gateway. */
@@ -116,6 +122,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   };
   const poller = serverQueue === 'short' ? startLoadPoller(pool.endpoints, dispatcher, transport, maxPollMs) : null;
   const gatewayTally = tallyOf(ledger, null);
+  const reslack = (changes: readonly RankChange[]) => dispatcher.reslack(changes);
   const forRun = (): Gateway => {
     const own = runLedger();
     const tally = tallyOf(ledger, own);
@@ -129,6 +136,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       drain,
       suspect: pool.suspect,
       forRun,
+      reslack,
     };
   };
   return {
@@ -139,6 +147,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     down: pool.down,
     drain,
     suspect: pool.suspect,
+    reslack,
     close: () => {
       if (poller !== null) clearInterval(poller);
       pool.close();

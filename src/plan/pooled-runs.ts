@@ -7,6 +7,7 @@
  * problem has the longest chain left goes first.
  */
 import { createCallRanks, createRankScale, type CallRanks } from '../host/calls/call-ranks.ts';
+import type { CallRank } from '../gateway/reply/completion.ts';
 import type { PlannedCall } from './call-graph.ts';
 
 /** One run's calls, and what ranks them: its iterations per problem and its roles' stages. */
@@ -53,11 +54,15 @@ export function pooledRanks(runs: readonly PlannedRun[]): CallRanks {
     while (pooled >= (offsets[index + 1] as number) && index < runs.length - 1) index++;
     return { ranks: ranks[index] as CallRanks, local: String(pooled - (offsets[index] as number)) };
   };
+  const rankedBy = new WeakMap<CallRank, CallRanks>();
   return {
     rankOf(call) {
       const { ranks: own, local } = runOf(call.problem);
-      return own.rankOf({ ...call, problem: local });
+      const rank = own.rankOf({ ...call, problem: local });
+      rankedBy.set(rank, own);
+      return rank;
     },
+    ended: (rank) => rankedBy.get(rank)?.ended(rank) ?? [],
     record(problem, completionTokens) {
       const { ranks: own, local } = runOf(problem);
       own.record(local, completionTokens);

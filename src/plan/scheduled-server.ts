@@ -13,7 +13,7 @@
  * ranked last.
  */
 import type { CallRank } from '../gateway/reply/completion.ts';
-import { HeldCalls, PREFIX_LOOKAHEAD, type Held } from '../gateway/dispatch/held-calls.ts';
+import { HeldCalls, PREFIX_LOOKAHEAD, withoutSlack, type Held } from '../gateway/dispatch/held-calls.ts';
 import { slowerReplicaPick } from '../gateway/dispatch/dispatcher.ts';
 import type { CallRanks } from '../host/calls/call-ranks.ts';
 import { createRouter, type Routing } from '../gateway/dispatch/routing.ts';
@@ -37,6 +37,8 @@ export interface ServedCall {
 }
 
 interface Call extends Held, ServedCall, RoutedCall<ReplicaSlots> {
+  /** The rank the run gave it (`rank` is that rank without its slack on a pool with slower replicas). */
+  ranked: CallRank;
   done(): void;
 }
 
@@ -68,6 +70,8 @@ export interface ScheduledServerOptions {
 /** The capacity models and the calls held for them. */
 export class ScheduledServer {
   private readonly held = new HeldCalls<Call>();
+  /** The calls held, by their rank: a new slack (CallRanks ended) finds its call in the line. */
+  private readonly heldByRank = new Map<CallRank, Call>();
   private readonly slots: ReplicaSlots[];
   private readonly router: Router<ReplicaSlots>;
   /** Only a pool is routed by its prompts' prefixes, as in the gateway: one replica has nothing to choose. */
@@ -94,13 +98,18 @@ export class ScheduledServer {
   send(call: ServedCall, done: () => void): void {
     const { ranks, clairvoyant } = this.options;
     const grading = call.role === 'judge';
-    const rank: CallRank = clairvoyant ? { grading, remaining: call.chain ?? 0 } : (ranks?.rankOf({ problem: String(call.problem), iteration: call.iteration, role: call.role, grading }) ?? { grading, remaining: 0 });
+    const ranked: CallRank = clairvoyant ? { grading, remaining: call.chain ?? 0 } : (ranks?.rankOf({ problem: String(call.problem), iteration: call.iteration, role: call.role, grading }) ?? { grading, remaining: 0 });
+    // As the dispatcher does: on a pool with slower replicas a call waits by its chain alone (held-calls.ts withoutSlack).
+    const isSlower = this.router.isSlower;
+    const rank = isSlower !== undefined && this.slots.length > 1 && this.slots.some((slot) => isSlower(slot, this.slots)) ? withoutSlack(ranked) : ranked;
     const sequence = this.sequence++;
     const prefix = this.prefixed && call.prompt != null ? promptPrefix(call.prompt, call.promptTokens) : null;
     // Field by field, not { ...call, rank, … }: V8 gives each object so made a hidden class of its own, and the held
     // heap's comparisons then read every call's rank through a cache that can serve none (call-graph.ts says more).
     const { problem, iteration, role, promptTokens, outputTokens } = call;
-    this.held.push({ problem, iteration, role, promptTokens, outputTokens, prompt: call.prompt ?? null, chain: call.chain ?? 0, rank, sequence, tieBreak: sequence, prefix, done });
+    const held: Call = { problem, iteration, role, promptTokens, outputTokens, prompt: call.prompt ?? null, chain: call.chain ?? 0, rank, ranked, sequence, tieBreak: sequence, prefix, done };
+    this.held.push(held);
+    if (rank === ranked) this.heldByRank.set(rank, held);
   }
 
   /** Sends held calls, best first, while the limits allow; each one finished sends the next. */
@@ -130,6 +139,7 @@ export class ScheduledServer {
   }
 
   private start(sent: Call, replica: ReplicaSlots): void {
+    this.heldByRank.delete(sent.ranked);
     this.router.sent(replica, sent);
     replica.inFlight++;
     this.total++;
@@ -147,6 +157,11 @@ export class ScheduledServer {
         this.total--;
         this.decoded += sent.outputTokens;
         this.options.ranks?.record(String(sent.problem), sent.outputTokens);
+        for (const { rank, slack } of this.options.ranks?.ended(sent.ranked) ?? []) {
+          const held = this.heldByRank.get(rank);
+          if (held === undefined) rank.slack = slack;
+          else this.held.reslack(held, slack);
+        }
         sent.done();
         this.pump();
       },

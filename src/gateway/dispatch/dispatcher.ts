@@ -7,9 +7,9 @@
  * calls that hold the run back go first, and the waiting happens here, where
  * the order is ours, rather than in a server's first-come queue.
  */
-import type { CallRank } from '../reply/completion.ts';
+import type { CallRank, RankChange } from '../reply/completion.ts';
 import { createTicket, type Ticket } from './dispatch-ticket.ts';
-import { HeldCalls, compareHeld, PREFIX_LOOKAHEAD, slowReplicaWaits, type Held } from './held-calls.ts';
+import { HeldCalls, compareHeld, PREFIX_LOOKAHEAD, slowReplicaWaits, withoutSlack, type Held } from './held-calls.ts';
 import type { RoutedCall, Router } from './routed-call.ts';
 
 /** A replica as the dispatcher sees it. */
@@ -49,6 +49,8 @@ export interface Dispatcher<S extends Slots> {
   rejectPool(pool: string, reason: unknown): void;
   /** Rejects every call held, and every call admitted from now on, with `reason` (the gateway drains). */
   refuse(reason: unknown): void;
+  /** Gives each call its new slack (CallRank slack), and a held one its place in the line by it. */
+  reslack(changes: readonly RankChange[]): void;
   readonly inFlight: number;
   /** Calls held, in all. */
   readonly held: number;
@@ -119,6 +121,8 @@ class RunDispatcher<S extends Slots> implements Dispatcher<S> {
   private holding = 0;
   /** Set once the gateway drains: what every call admitted from then on is rejected with. */
   private refusal: { reason: unknown } | null = null;
+  /** Each held call by the rank its run gave it, so that a new slack finds it in its line. */
+  private readonly heldByRank = new WeakMap<CallRank, { ticket: Ticket<S>; line: Line<S> }>();
 
   constructor(
     readonly concurrency: number,
@@ -151,10 +155,11 @@ class RunDispatcher<S extends Slots> implements Dispatcher<S> {
         return Promise.resolve(replica);
       }
     }
+    const rank = this.order !== 'rank' ? FLAT : this.withSlower(call.replicas) ? withoutSlack(call.rank) : call.rank;
     return new Promise<S>((resolve, reject) => {
       const ticket = createTicket<S>({
         call,
-        rank: this.order === 'rank' ? call.rank : FLAT,
+        rank,
         settle: { resolve, reject },
         signal,
         onAbort: () => {
@@ -168,6 +173,8 @@ class RunDispatcher<S extends Slots> implements Dispatcher<S> {
       let own = this.lines.get(call.pool);
       if (own === undefined) this.lines.set(call.pool, (own = { calls: new HeldCalls(), waiting: 0 }));
       own.calls.push(ticket);
+      // Only a ticket that waits by its run's own rank moves with its slack (not FLAT, shared by all under `fifo`, nor a copy without slack).
+      if (rank === call.rank) this.heldByRank.set(call.rank, { ticket, line: own });
       own.waiting++;
       this.holding++;
       // A replica may have room the last pump did not see (a limit that rose since).
@@ -245,6 +252,21 @@ class RunDispatcher<S extends Slots> implements Dispatcher<S> {
   refuse(reason: unknown): void {
     this.refusal = { reason };
     for (const pool of [...this.lines.keys()]) this.rejectPool(pool, reason);
+  }
+
+  /** Whether some of `replicas` is measured slower than the fastest (routing.ts isSlower). */
+  private withSlower(replicas: readonly S[]): boolean {
+    const isSlower = this.router.isSlower;
+    return isSlower !== undefined && replicas.length > 1 && replicas.some((replica) => isSlower(replica, replicas));
+  }
+
+  reslack(changes: readonly RankChange[]): void {
+    for (const { rank, slack } of changes) {
+      const held = this.heldByRank.get(rank);
+      // Sent, aborted or never held: no line to move it in (a ticket not settled is in its line's heap).
+      if (held === undefined || held.ticket.settled) rank.slack = slack;
+      else held.line.calls.reslack(held.ticket, slack);
+    }
   }
 
   private send(ticket: Ticket<S>, replica: S): void {

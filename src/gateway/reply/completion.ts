@@ -35,6 +35,19 @@ export interface CallRank {
    * then stays idle rather than take a call the run waits on (dispatcher.ts).
    */
   costsDiffer?: boolean;
+  /**
+   * How far the call stands ahead of its iteration's least advanced call, in
+   * the units of `remaining` (src/host/calls/iteration-lines.ts): what its
+   * iteration waits on is elsewhere, so it can wait that much. It changes
+   * while the call is held, as a RankChange the dispatcher applies.
+   */
+  slack?: number;
+}
+
+/** A held call's new slack, once its iteration's least advanced call ended. */
+export interface RankChange {
+  rank: CallRank;
+  slack: number;
 }
 
 /** One chat completion request. */

@@ -28,7 +28,8 @@
  * calls, so a rank counts the same tokens in every run, and across runs the
  * problem with the longest chain left goes first, whichever method it is in.
  */
-import type { CallRank } from '../../gateway/reply/completion.ts';
+import type { CallRank, RankChange } from '../../gateway/reply/completion.ts';
+import { createIterationLines } from './iteration-lines.ts';
 
 /** How many calls of the run's mean a problem's own mean is shrunk toward: its first calls say little. */
 const PRIOR_CALLS = 8;
@@ -62,6 +63,12 @@ export interface CallRanks {
   rankOf(call: { problem: string; iteration: number; role: string; grading: boolean }): CallRank;
   /** A loop call of `problem` finished (from the server or the journal) with `completionTokens`. */
   record(problem: string, completionTokens: number): void;
+  /**
+   * The call ranked `rank` is out of the line and off the server (answered,
+   * failed or aborted). What its iteration's calls still held should now be
+   * ranked (iteration-lines.ts): apply each change where the call is held.
+   */
+  ended(rank: CallRank): RankChange[];
 }
 
 /**
@@ -74,14 +81,20 @@ export function createCallRanks(iterations: number, stages: Readonly<Record<stri
   const problems = new Map<string, { calls: number; tokens: number }>();
   let costsDiffer = false;
   let sinceReading = 0;
+  const lines = createIterationLines();
   return {
     rankOf({ problem, iteration, role, grading }) {
       const own = problems.get(problem);
       // A problem's cost per call relative to the run's: 1 until something is known.
       const relative = own === undefined || scale.tokens === 0 ? 1 : (own.tokens / (scale.tokens / scale.calls) + PRIOR_CALLS) / (own.calls + PRIOR_CALLS);
-      const stagesLeft = (iterations - iteration) * stagesPerIteration - (stages[role] ?? 0);
-      return { grading, remaining: Math.max(1, stagesLeft) * relative, costsDiffer };
+      const stage = stages[role] ?? 0;
+      const stagesLeft = (iterations - iteration) * stagesPerIteration - stage;
+      const rank: CallRank = { grading, remaining: Math.max(1, stagesLeft) * relative, costsDiffer };
+      // A grading call is no stage of the loop: it neither waits on the iteration's calls nor holds them up.
+      if (!grading) rank.slack = lines.add(rank, `${problem}\n${iteration}`, stage, relative);
+      return rank;
     },
+    ended: (rank) => lines.end(rank),
     record(problem, completionTokens) {
       if (!(completionTokens >= 0)) return;
       const own = problems.get(problem) ?? { calls: 0, tokens: 0 };

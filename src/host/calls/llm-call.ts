@@ -10,7 +10,7 @@ import type { RunConfig, Secrets } from '../../settings/config.ts';
 import { UserError } from '../../kernel/errors.ts';
 import { runStopping } from './run-stopping.ts';
 import type { CallFailures } from './call-failures.ts';
-import { CallDrained, CallFailedError, outOfBounds, replyLimits, type Gateway, type ReplyLimits } from '../../gateway/gateway.ts';
+import { CallDrained, CallFailedError, outOfBounds, replyLimits, type Completion, type Gateway, type ReplyLimits } from '../../gateway/gateway.ts';
 import type { CallsInFlight } from './calls-in-flight.ts';
 import type { FitOutput, Pool } from '../../pool/pool.ts';
 import type { CallAnswer, CallRecord, Store } from '../../store/store.ts';
@@ -330,19 +330,26 @@ async function send(deps: LlmCallDeps, input: LlmInput, shape: CallShape, key: s
   // What the window leaves the prompt: a server that holds its reasoning apart from max_tokens is held to it (reply-tokens.ts).
   const room = completionLimit(undefined, window, fitted.promptTokens);
   const startedAt = Date.now();
-  const completion = await deps.gateway.complete(
-    {
-      endpoint,
-      messages,
-      maxTokens,
-      ...(room > maxTokens ? { room } : {}),
-      seed,
-      rank: deps.ranks.rankOf({ problem: input.problem, iteration: input.iteration, role: input.role, grading: input.grading === true }),
-      ...(temperature === null ? {} : { temperature }),
-      ...(sampling === undefined ? {} : { sampling }),
-    },
-    { signal },
-  );
+  const rank = deps.ranks.rankOf({ problem: input.problem, iteration: input.iteration, role: input.role, grading: input.grading === true });
+  let completion: Completion;
+  try {
+    completion = await deps.gateway.complete(
+      {
+        endpoint,
+        messages,
+        maxTokens,
+        ...(room > maxTokens ? { room } : {}),
+        seed,
+        rank,
+        ...(temperature === null ? {} : { temperature }),
+        ...(sampling === undefined ? {} : { sampling }),
+      },
+      { signal },
+    );
+  } finally {
+    // Answered, failed or aborted, it holds its iteration's other calls up no more.
+    deps.gateway.reslack(deps.ranks.ended(rank));
+  }
   // A reply without usage is counted with the run's tokenizer (once: the gateway's count when it made one), and marked so.
   const usage = completion.usage ?? {
     promptTokens: fitted.promptTokens,
