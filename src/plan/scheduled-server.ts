@@ -14,7 +14,7 @@
  */
 import type { CallRank } from '../gateway/reply/completion.ts';
 import { HeldCalls, PREFIX_LOOKAHEAD, withoutSlack, type Held } from '../gateway/dispatch/held-calls.ts';
-import { slowerReplicaPick } from '../gateway/dispatch/dispatcher.ts';
+import { slowerReplicaPick, withSlowerReplica } from '../gateway/dispatch/dispatcher.ts';
 import type { CallRanks } from '../host/calls/call-ranks.ts';
 import { createRouter, type Routing } from '../gateway/dispatch/routing.ts';
 import type { RoutedCall, Router } from '../gateway/dispatch/routed-call.ts';
@@ -100,8 +100,7 @@ export class ScheduledServer {
     const grading = call.role === 'judge';
     const ranked: CallRank = clairvoyant ? { grading, remaining: call.chain ?? 0 } : (ranks?.rankOf({ problem: String(call.problem), iteration: call.iteration, role: call.role, grading }) ?? { grading, remaining: 0 });
     // As the dispatcher does: on a pool with slower replicas a call waits by its chain alone (held-calls.ts withoutSlack).
-    const isSlower = this.router.isSlower;
-    const rank = isSlower !== undefined && this.slots.length > 1 && this.slots.some((slot) => isSlower(slot, this.slots)) ? withoutSlack(ranked) : ranked;
+    const rank = withSlowerReplica(this.router, this.slots) ? withoutSlack(ranked) : ranked;
     const sequence = this.sequence++;
     const prefix = this.prefixed && call.prompt != null ? promptPrefix(call.prompt, call.promptTokens) : null;
     // Field by field, not { ...call, rank, … }: V8 gives each object so made a hidden class of its own, and the held

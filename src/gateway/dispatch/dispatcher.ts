@@ -77,6 +77,15 @@ export function freest<S extends Slots>(candidates: readonly S[], replicas: read
 }
 
 /**
+ * Whether some of `replicas` is measured slower than the fastest (routing.ts isSlower): then held calls wait by
+ * their chain alone (held-calls.ts withoutSlack). The dispatcher and the plan's server both ask it.
+ */
+export function withSlowerReplica<S extends Slots>(router: Router<S>, replicas: readonly S[]): boolean {
+  const isSlower = router.isSlower;
+  return isSlower !== undefined && replicas.length > 1 && replicas.some((replica) => isSlower(replica, replicas));
+}
+
+/**
  * What a replica slower than the pool's fastest (routing.ts isSlower) does
  * with its free slot: take the held call ranked last, which has the most
  * slack (not one whose last attempt failed there); or stay idle ('idle')
@@ -155,7 +164,7 @@ class RunDispatcher<S extends Slots> implements Dispatcher<S> {
         return Promise.resolve(replica);
       }
     }
-    const rank = this.order !== 'rank' ? FLAT : this.withSlower(call.replicas) ? withoutSlack(call.rank) : call.rank;
+    const rank = this.order !== 'rank' ? FLAT : withSlowerReplica(this.router, call.replicas) ? withoutSlack(call.rank) : call.rank;
     return new Promise<S>((resolve, reject) => {
       const ticket = createTicket<S>({
         call,
@@ -252,12 +261,6 @@ class RunDispatcher<S extends Slots> implements Dispatcher<S> {
   refuse(reason: unknown): void {
     this.refusal = { reason };
     for (const pool of [...this.lines.keys()]) this.rejectPool(pool, reason);
-  }
-
-  /** Whether some of `replicas` is measured slower than the fastest (routing.ts isSlower). */
-  private withSlower(replicas: readonly S[]): boolean {
-    const isSlower = this.router.isSlower;
-    return isSlower !== undefined && replicas.length > 1 && replicas.some((replica) => isSlower(replica, replicas));
   }
 
   reslack(changes: readonly RankChange[]): void {
