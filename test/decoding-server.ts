@@ -115,10 +115,13 @@ async function dataParallelServer(faults: ScrapeFaults) {
  * `faults`: its knee, and the median of the server's batch over the last
  * second of `ms`, sampled every 50 ms.
  */
-export async function settle(faults: ScrapeFaults, ms: number, options: Pick<GatewayOptions, 'onMetricsUnused' | 'onMetricsFound'> = {}): Promise<{ knee: number | null; kneeSource: string | null; running: number; metricsAsked: number }> {
+export async function settle(faults: ScrapeFaults, ms: number, options: Pick<GatewayOptions, 'onMetricsUnused' | 'onMetricsFound'> = {}, after?: Promise<unknown>): Promise<{ knee: number | null; kneeSource: string | null; running: number; metricsAsked: number }> {
   const server = await dataParallelServer(faults);
   const gateway = createGateway({ concurrency: 200, timeoutMs: 30_000, maxRetries: 0, loadPollMs: 20, ...options });
-  const endAt = performance.now() + ms;
+  let endAt = performance.now() + ms;
+  // Measured `ms` after `after` (a gateway's decision that takes seconds of readings, longer on a loaded machine), 30 s at most.
+  void after?.then(() => (endAt = performance.now() + ms));
+  if (after !== undefined) endAt += 30_000;
   const calls: Array<Promise<unknown>> = [];
   const request = (seed: number): CompletionRequest => ({ endpoint: { baseUrl: server.url, model: 'm', apiKey: 'k' }, messages: [{ role: 'user', content: 'hi' }], maxTokens: 10, seed });
   // One call ready in place of each that ends, until the end.
