@@ -75,6 +75,32 @@ describe('slack within an iteration', () => {
     expect(ranks.ended(solutions[1] as CallRank)).toEqual([]);
   });
 
+  test('a call that comes behind every call of its iteration still out gives them slack, in the line where they are held', async () => {
+    const ranks = createCallRanks(3, tmasStrategy.stages);
+    // a's iteration 0: its only solution is in, its verification held; then a solution is written again (its window refused the first).
+    ranks.ended(ranks.rankOf(call('a', 'solution')));
+    const server: Slots & { limit: number; drained: boolean } = { inFlight: 0, limit: 1, drained: false };
+    const dispatcher = createDispatcher(10);
+    await dispatcher.admit({ pool: 'p', replicas: [server], rank: ranks.rankOf(call('c', 'solution')), sequence: 0, tieBreak: 0 });
+    const sent: string[] = [];
+    const hold = (name: string, rank: CallRank, sequence: number) =>
+      void dispatcher.admit({ pool: 'p', replicas: [server], rank, sequence, tieBreak: 0 }).then(() => sent.push(name));
+    const aCheck = ranks.rankOf(call('a', 'verification'));
+    expect(aCheck.slack).toBe(0);
+    hold('a verification', aCheck, 1);
+    hold('b verification', ranks.rankOf(call('b', 'verification')), 2);
+    const raised: unknown[] = [];
+    ranks.rankOf(call('a', 'solution'), (changes) => {
+      raised.push(...changes);
+      dispatcher.reslack(changes);
+    });
+    expect(raised).toEqual([{ rank: aCheck, slack: 1 }]);
+    // a's verification now waits on its own iteration's solution: b's, held after it, goes first.
+    dispatcher.release(server);
+    await Promise.resolve();
+    expect(sent).toEqual(['b verification']);
+  });
+
   test("on a pool with a slower replica, held calls wait by their chain alone: the one held back by its slack would be the slow replica's pick", async () => {
     const ranks = createCallRanks(3, tmasStrategy.stages);
     const aSolutions = [ranks.rankOf(call('a', 'solution')), ranks.rankOf(call('a', 'solution'))];
