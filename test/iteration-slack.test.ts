@@ -14,6 +14,17 @@ import { tmasStrategy } from '../machines/strategies/tmas/index.ts';
 
 const call = (problem: string, role: string, iteration = 0) => ({ problem, iteration, role, grading: false });
 
+/** One server of one slot, taken by another problem's solution; `hold` queues a call there and `sent` lists them as they go. */
+async function busyServer(ranks: CallRanks) {
+  const server: Slots & { limit: number; drained: boolean } = { inFlight: 0, limit: 1, drained: false };
+  const dispatcher = createDispatcher(10);
+  await dispatcher.admit({ pool: 'p', replicas: [server], rank: ranks.rankOf(call('c', 'solution')), sequence: 0, tieBreak: 0 });
+  const sent: string[] = [];
+  const hold = (name: string, rank: CallRank, sequence: number) =>
+    void dispatcher.admit({ pool: 'p', replicas: [server], rank, sequence, tieBreak: 0 }).then(() => sent.push(name));
+  return { server, dispatcher, sent, hold };
+}
+
 /** A fast and a slow replica of one slot each, both taken by other problems' solutions. */
 async function busySlowerPool(ranks: CallRanks) {
   const replica = (sequenceSpeed: number): Routable & { limit: number } => ({ limit: 1, inFlight: 0, drained: false, sequenceSpeed, kneeSize: null, failedAttempts: 0, trialAt: 0, prefixes: createPrefixMemory() });
@@ -33,12 +44,7 @@ describe('slack within an iteration', () => {
     const [bFirst, bSecond] = [ranks.rankOf(call('b', 'solution')), ranks.rankOf(call('b', 'solution'))];
     for (const rank of [aFirst, bFirst, bSecond]) expect(ranks.ended(rank)).toEqual([]);
 
-    const server: Slots & { limit: number; drained: boolean } = { inFlight: 0, limit: 1, drained: false };
-    const dispatcher = createDispatcher(10);
-    await dispatcher.admit({ pool: 'p', replicas: [server], rank: ranks.rankOf(call('c', 'solution')), sequence: 0, tieBreak: 0 });
-    const sent: string[] = [];
-    const hold = (name: string, rank: CallRank, sequence: number) =>
-      void dispatcher.admit({ pool: 'p', replicas: [server], rank, sequence, tieBreak: 0 }).then(() => sent.push(name));
+    const { server, dispatcher, sent, hold } = await busyServer(ranks);
     // a's verification comes first, but its iteration waits on a's second solution: b's goes before it.
     const aCheck = ranks.rankOf(call('a', 'verification'));
     hold('a verification', aCheck, 1);
@@ -79,12 +85,7 @@ describe('slack within an iteration', () => {
     const ranks = createCallRanks(3, tmasStrategy.stages);
     // a's iteration 0: its only solution is in, its verification held; then a solution is written again (its window refused the first).
     ranks.ended(ranks.rankOf(call('a', 'solution')));
-    const server: Slots & { limit: number; drained: boolean } = { inFlight: 0, limit: 1, drained: false };
-    const dispatcher = createDispatcher(10);
-    await dispatcher.admit({ pool: 'p', replicas: [server], rank: ranks.rankOf(call('c', 'solution')), sequence: 0, tieBreak: 0 });
-    const sent: string[] = [];
-    const hold = (name: string, rank: CallRank, sequence: number) =>
-      void dispatcher.admit({ pool: 'p', replicas: [server], rank, sequence, tieBreak: 0 }).then(() => sent.push(name));
+    const { server, dispatcher, sent, hold } = await busyServer(ranks);
     const aCheck = ranks.rankOf(call('a', 'verification'));
     expect(aCheck.slack).toBe(0);
     hold('a verification', aCheck, 1);
