@@ -137,4 +137,21 @@ describe('slack on a pool with a slower replica', () => {
     await Promise.resolve();
     expect(sent).toEqual(['a summary']);
   });
+
+  test('a call held there is not held back when a call comes behind it in its iteration: the slack it is given stays off its copy', async () => {
+    const ranks = createCallRanks(3, tmasStrategy.stages);
+    // a's verification is ranked with its solution in (slack 0), then a solution of its iteration is written again.
+    ranks.ended(ranks.rankOf(call('a', 'solution')));
+    const aCheck = ranks.rankOf(call('a', 'verification'));
+    const { fast, dispatcher, admit } = await busySlowerPool(ranks);
+    const sent: string[] = [];
+    void admit(aCheck, 2).then(() => sent.push('a verification'));
+    void admit(ranks.rankOf(call('b', 'verification')), 3).then(() => sent.push('b verification'));
+    ranks.rankOf(call('a', 'solution'), (changes) => dispatcher.reslack(changes));
+    // Its own rank is raised, for where it may be held again, but it waits here by its chain: it came first and goes first.
+    expect(aCheck.slack).toBe(1);
+    dispatcher.release(fast);
+    await Promise.resolve();
+    expect(sent).toEqual(['a verification']);
+  });
 });
