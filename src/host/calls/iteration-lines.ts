@@ -14,9 +14,8 @@
  * comes at a stage behind every call out (verify-refine-chains' refine after
  * another chain's verification, a solution written again after the window
  * refused it); the calls still held are then ranked again (RankChange): a
- * slack fixed when a call is held
- * kept it behind once its iteration had caught up, and gained nothing
- * (replayed: 30 × 3 × 8 × 8 on four equal replicas, 24 draws: 1.157x the
+ * slack fixed when a call is held kept it behind once its iteration had
+ * caught up, and gained nothing (replayed: 30 × 3 × 8 × 8 on four equal replicas, 24 draws: 1.157x the
  * bound without the slack, 1.138x ranked again; fixed, 1.161x on 12).
  */
 import type { CallRank, RankChange } from '../../gateway/reply/completion.ts';
