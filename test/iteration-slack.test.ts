@@ -14,6 +14,17 @@ import { tmasStrategy } from '../machines/strategies/tmas/index.ts';
 
 const call = (problem: string, role: string, iteration = 0) => ({ problem, iteration, role, grading: false });
 
+/** One server of one slot, taken by another problem's solution; `hold` queues a call there and `sent` lists them as they go. */
+async function busyServer(ranks: CallRanks) {
+  const server: Slots & { limit: number; drained: boolean } = { inFlight: 0, limit: 1, drained: false };
+  const dispatcher = createDispatcher(10);
+  await dispatcher.admit({ pool: 'p', replicas: [server], rank: ranks.rankOf(call('c', 'solution')), sequence: 0, tieBreak: 0 });
+  const sent: string[] = [];
+  const hold = (name: string, rank: CallRank, sequence: number) =>
+    void dispatcher.admit({ pool: 'p', replicas: [server], rank, sequence, tieBreak: 0 }).then(() => sent.push(name));
+  return { server, dispatcher, sent, hold };
+}
+
 /** A fast and a slow replica of one slot each, both taken by other problems' solutions. */
 async function busySlowerPool(ranks: CallRanks) {
   const replica = (sequenceSpeed: number): Routable & { limit: number } => ({ limit: 1, inFlight: 0, drained: false, sequenceSpeed, kneeSize: null, failedAttempts: 0, trialAt: 0, prefixes: createPrefixMemory() });
@@ -33,12 +44,7 @@ describe('slack within an iteration', () => {
     const [bFirst, bSecond] = [ranks.rankOf(call('b', 'solution')), ranks.rankOf(call('b', 'solution'))];
     for (const rank of [aFirst, bFirst, bSecond]) expect(ranks.ended(rank)).toEqual([]);
 
-    const server: Slots & { limit: number; drained: boolean } = { inFlight: 0, limit: 1, drained: false };
-    const dispatcher = createDispatcher(10);
-    await dispatcher.admit({ pool: 'p', replicas: [server], rank: ranks.rankOf(call('c', 'solution')), sequence: 0, tieBreak: 0 });
-    const sent: string[] = [];
-    const hold = (name: string, rank: CallRank, sequence: number) =>
-      void dispatcher.admit({ pool: 'p', replicas: [server], rank, sequence, tieBreak: 0 }).then(() => sent.push(name));
+    const { server, dispatcher, sent, hold } = await busyServer(ranks);
     // a's verification comes first, but its iteration waits on a's second solution: b's goes before it.
     const aCheck = ranks.rankOf(call('a', 'verification'));
     hold('a verification', aCheck, 1);
@@ -75,6 +81,27 @@ describe('slack within an iteration', () => {
     expect(ranks.ended(solutions[1] as CallRank)).toEqual([]);
   });
 
+  test('a call that comes behind every call of its iteration still out gives them slack, in the line where they are held', async () => {
+    const ranks = createCallRanks(3, tmasStrategy.stages);
+    // a's iteration 0: its only solution is in, its verification held; then a solution is written again (its window refused the first).
+    ranks.ended(ranks.rankOf(call('a', 'solution')));
+    const { server, dispatcher, sent, hold } = await busyServer(ranks);
+    const aCheck = ranks.rankOf(call('a', 'verification'));
+    expect(aCheck.slack).toBe(0);
+    hold('a verification', aCheck, 1);
+    hold('b verification', ranks.rankOf(call('b', 'verification')), 2);
+    const raised: unknown[] = [];
+    ranks.rankOf(call('a', 'solution'), (changes) => {
+      raised.push(...changes);
+      dispatcher.reslack(changes);
+    });
+    expect(raised).toEqual([{ rank: aCheck, slack: 1 }]);
+    // a's verification now waits on its own iteration's solution: b's, held after it, goes first.
+    dispatcher.release(server);
+    await Promise.resolve();
+    expect(sent).toEqual(['b verification']);
+  });
+
   test("on a pool with a slower replica, held calls wait by their chain alone: the one held back by its slack would be the slow replica's pick", async () => {
     const ranks = createCallRanks(3, tmasStrategy.stages);
     const aSolutions = [ranks.rankOf(call('a', 'solution')), ranks.rankOf(call('a', 'solution'))];
@@ -109,5 +136,22 @@ describe('slack on a pool with a slower replica', () => {
     dispatcher.release(fast);
     await Promise.resolve();
     expect(sent).toEqual(['a summary']);
+  });
+
+  test('a call held there is not held back when a call comes behind it in its iteration: the slack it is given stays off its copy', async () => {
+    const ranks = createCallRanks(3, tmasStrategy.stages);
+    // a's verification is ranked with its solution in (slack 0), then a solution of its iteration is written again.
+    ranks.ended(ranks.rankOf(call('a', 'solution')));
+    const aCheck = ranks.rankOf(call('a', 'verification'));
+    const { fast, dispatcher, admit } = await busySlowerPool(ranks);
+    const sent: string[] = [];
+    void admit(aCheck, 2).then(() => sent.push('a verification'));
+    void admit(ranks.rankOf(call('b', 'verification')), 3).then(() => sent.push('b verification'));
+    ranks.rankOf(call('a', 'solution'), (changes) => dispatcher.reslack(changes));
+    // Its own rank is raised, for where it may be held again, but it waits here by its chain: it came first and goes first.
+    expect(aCheck.slack).toBe(1);
+    dispatcher.release(fast);
+    await Promise.resolve();
+    expect(sent).toEqual(['a verification']);
   });
 });

@@ -72,8 +72,9 @@ export interface Gateway {
   forRun(): Gateway;
   /**
    * New slacks for calls of a run (CallRank slack), once its iteration's
-   * least advanced call ended: each held call takes its place in the line by
-   * its new one (call-ranks.ts ended).
+   * least advanced call ended or a call came at a stage behind them all: each
+   * held call takes its place in the line by its new one (call-ranks.ts
+   * ended and rankOf).
    */
   reslack(changes: readonly RankChange[]): void;
 }

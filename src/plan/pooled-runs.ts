@@ -56,9 +56,9 @@ export function pooledRanks(runs: readonly PlannedRun[]): CallRanks {
   };
   const rankedBy = new WeakMap<CallRank, CallRanks>();
   return {
-    rankOf(call) {
+    rankOf(call, changed) {
       const { ranks: own, local } = runOf(call.problem);
-      const rank = own.rankOf({ ...call, problem: local });
+      const rank = own.rankOf({ ...call, problem: local }, changed);
       rankedBy.set(rank, own);
       return rank;
     },

@@ -12,7 +12,7 @@
  * that none holds; and a replica slower than the fastest takes the held call
  * ranked last.
  */
-import type { CallRank } from '../gateway/reply/completion.ts';
+import type { CallRank, RankChange } from '../gateway/reply/completion.ts';
 import { HeldCalls, PREFIX_LOOKAHEAD, withoutSlack, type Held } from '../gateway/dispatch/held-calls.ts';
 import { slowerReplicaPick, withSlowerReplica } from '../gateway/dispatch/dispatcher.ts';
 import type { CallRanks } from '../host/calls/call-ranks.ts';
@@ -98,7 +98,7 @@ export class ScheduledServer {
   send(call: ServedCall, done: () => void): void {
     const { ranks, clairvoyant } = this.options;
     const grading = call.role === 'judge';
-    const ranked: CallRank = clairvoyant ? { grading, remaining: call.chain ?? 0 } : (ranks?.rankOf({ problem: String(call.problem), iteration: call.iteration, role: call.role, grading }) ?? { grading, remaining: 0 });
+    const ranked: CallRank = clairvoyant ? { grading, remaining: call.chain ?? 0 } : (ranks?.rankOf({ problem: String(call.problem), iteration: call.iteration, role: call.role, grading }, (changes) => this.reslack(changes)) ?? { grading, remaining: 0 });
     // As the dispatcher does: on a pool with slower replicas a call waits by its chain alone (held-calls.ts withoutSlack).
     const rank = withSlowerReplica(this.router, this.slots) ? withoutSlack(ranked) : ranked;
     const sequence = this.sequence++;
@@ -109,6 +109,15 @@ export class ScheduledServer {
     const held: Call = { problem, iteration, role, promptTokens, outputTokens, prompt: call.prompt ?? null, chain: call.chain ?? 0, rank, ranked, sequence, tieBreak: sequence, prefix, done };
     this.held.push(held);
     if (rank === ranked) this.heldByRank.set(rank, held);
+  }
+
+  /** New slacks of calls held or running (CallRanks), applied where each call is, as the dispatcher does. */
+  private reslack(changes: readonly RankChange[]): void {
+    for (const { rank, slack } of changes) {
+      const held = this.heldByRank.get(rank);
+      if (held === undefined) rank.slack = slack;
+      else this.held.reslack(held, slack);
+    }
   }
 
   /** Sends held calls, best first, while the limits allow; each one finished sends the next. */
@@ -156,11 +165,7 @@ export class ScheduledServer {
         this.total--;
         this.decoded += sent.outputTokens;
         this.options.ranks?.record(String(sent.problem), sent.outputTokens);
-        for (const { rank, slack } of this.options.ranks?.ended(sent.ranked) ?? []) {
-          const held = this.heldByRank.get(rank);
-          if (held === undefined) rank.slack = slack;
-          else this.held.reslack(held, slack);
-        }
+        this.reslack(this.options.ranks?.ended(sent.ranked) ?? []);
         sent.done();
         this.pump();
       },

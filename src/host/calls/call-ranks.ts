@@ -60,7 +60,12 @@ export function createRankScale(): RankScale {
 
 /** Ranks calls as they come, and learns from the ones that finish. */
 export interface CallRanks {
-  rankOf(call: { problem: string; iteration: number; role: string; grading: boolean }): CallRank;
+  /**
+   * The rank of a call about to be held. A call at a stage behind every call
+   * of its iteration still out gives them slack: `changed` gets their new
+   * ranks, to apply where they are held, as with `ended`.
+   */
+  rankOf(call: { problem: string; iteration: number; role: string; grading: boolean }, changed?: (changes: RankChange[]) => void): CallRank;
   /** A loop call of `problem` finished (from the server or the journal) with `completionTokens`. */
   record(problem: string, completionTokens: number): void;
   /**
@@ -83,7 +88,7 @@ export function createCallRanks(iterations: number, stages: Readonly<Record<stri
   let sinceReading = 0;
   const lines = createIterationLines();
   return {
-    rankOf({ problem, iteration, role, grading }) {
+    rankOf({ problem, iteration, role, grading }, changed) {
       const own = problems.get(problem);
       // A problem's cost per call relative to the run's: 1 until something is known.
       const relative = own === undefined || scale.tokens === 0 ? 1 : (own.tokens / (scale.tokens / scale.calls) + PRIOR_CALLS) / (own.calls + PRIOR_CALLS);
@@ -91,7 +96,10 @@ export function createCallRanks(iterations: number, stages: Readonly<Record<stri
       const stagesLeft = (iterations - iteration) * stagesPerIteration - stage;
       const rank: CallRank = { grading, remaining: Math.max(1, stagesLeft) * relative, costsDiffer };
       // A grading call is no stage of the loop: it neither waits on the iteration's calls nor holds them up.
-      if (!grading) rank.slack = lines.add(rank, `${problem}\n${iteration}`, stage, relative);
+      if (grading) return rank;
+      const { slack, changes } = lines.add(rank, `${problem}\n${iteration}`, stage, relative);
+      rank.slack = slack;
+      if (changes.length > 0) changed?.(changes);
       return rank;
     },
     ended: (rank) => lines.end(rank),

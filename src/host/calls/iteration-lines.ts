@@ -10,10 +10,12 @@
  * written, and a call of a problem whose branches are level cannot. The
  * dispatcher weighs the slack against the rank (held-calls.ts compareHeld).
  *
- * The slack falls when the least advanced call ends, and the calls still
- * held are then ranked again (RankChange): a slack fixed when a call is held
- * kept it behind once its iteration had caught up, and gained nothing
- * (replayed: 30 × 3 × 8 × 8 on four equal replicas, 24 draws: 1.157x the
+ * The slack falls when the least advanced call ends, and rises when a call
+ * comes at a stage behind every call out (verify-refine-chains' refine after
+ * another chain's verification, a solution written again after the window
+ * refused it); the calls still held are then ranked again (RankChange): a
+ * slack fixed when a call is held kept it behind once its iteration had
+ * caught up, and gained nothing (replayed: 30 × 3 × 8 × 8 on four equal replicas, 24 draws: 1.157x the
  * bound without the slack, 1.138x ranked again; fixed, 1.161x on 12).
  */
 import type { CallRank, RankChange } from '../../gateway/reply/completion.ts';
@@ -34,8 +36,8 @@ interface OutCall {
 
 /** The iterations' lines of calls out. */
 export interface IterationLines {
-  /** A loop call ranked at `stage` of the iteration keyed `key`: its slack. */
-  add(rank: CallRank, key: string, stage: number, relative: number): number;
+  /** A loop call ranked at `stage` of the iteration keyed `key`: its slack, and the new slack of the iteration's other calls out if it stands behind them all. */
+  add(rank: CallRank, key: string, stage: number, relative: number): { slack: number; changes: RankChange[] };
   /** The call ranked `rank` ended: the new slack of each call of its iteration still out, if the least advanced stage moved. */
   end(rank: CallRank): RankChange[];
 }
@@ -43,16 +45,17 @@ export interface IterationLines {
 export function createIterationLines(): IterationLines {
   const lines = new Map<string, Line>();
   const out = new Map<CallRank, OutCall>();
-  const slackOf = ({ stage, relative }: OutCall, least: number) => (stage - least) * relative;
   return {
     add(rank, key, stage, relative) {
       let line = lines.get(key);
       if (line === undefined) lines.set(key, (line = { key, calls: new Set(), atStage: new Map() }));
       const call = { line, stage, relative };
+      const before = leastStage(line);
+      const changes = stage < before && line.calls.size > 0 ? slacksOf(line, stage, out) : [];
       line.calls.add(rank);
       line.atStage.set(stage, (line.atStage.get(stage) ?? 0) + 1);
       out.set(rank, call);
-      return slackOf(call, leastStage(line));
+      return { slack: slackOf(call, Math.min(before, stage)), changes };
     },
     end(rank) {
       const call = out.get(rank);
@@ -69,10 +72,18 @@ export function createIterationLines(): IterationLines {
         return [];
       }
       const least = leastStage(line);
-      if (least === before) return [];
-      return [...line.calls].map((other) => ({ rank: other, slack: slackOf(out.get(other) as OutCall, least) }));
+      return least === before ? [] : slacksOf(line, least, out);
     },
   };
+}
+
+/** The slack of each call of `line` when its least advanced stage is `least`. */
+function slacksOf(line: Line, least: number, out: ReadonlyMap<CallRank, OutCall>): RankChange[] {
+  return [...line.calls].map((rank) => ({ rank, slack: slackOf(out.get(rank) as OutCall, least) }));
+}
+
+function slackOf({ stage, relative }: OutCall, least: number): number {
+  return (stage - least) * relative;
 }
 
 /** The stage of the least advanced call out (a line holds a few stages at most). */

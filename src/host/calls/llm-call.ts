@@ -330,7 +330,7 @@ async function send(deps: LlmCallDeps, input: LlmInput, shape: CallShape, key: s
   // What the window leaves the prompt: a server that holds its reasoning apart from max_tokens is held to it (reply-tokens.ts).
   const room = completionLimit(undefined, window, fitted.promptTokens);
   const startedAt = Date.now();
-  const rank = deps.ranks.rankOf({ problem: input.problem, iteration: input.iteration, role: input.role, grading: input.grading === true });
+  const rank = deps.ranks.rankOf({ problem: input.problem, iteration: input.iteration, role: input.role, grading: input.grading === true }, (changes) => deps.gateway.reslack(changes));
   let completion: Completion;
   try {
     completion = await deps.gateway.complete(
