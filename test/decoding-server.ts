@@ -110,6 +110,18 @@ async function dataParallelServer(faults: ScrapeFaults) {
   };
 }
 
+/** What the gateway tells a user about metrics it no longer uses, and the moment it first does (settle's `after`). */
+export function metricsUnusedWatch() {
+  const told: Array<{ endpoint: string; reason: string }> = [];
+  let first = () => {};
+  const once = new Promise<void>((resolve) => (first = resolve));
+  const onMetricsUnused = (endpoint: string, reason: string) => {
+    told.push({ endpoint, reason });
+    first();
+  };
+  return { told, once, onMetricsUnused };
+}
+
 /**
  * What a gateway that always has 150 calls ready settles at on a server with
  * `faults`: its knee, and the median of the server's batch over the last

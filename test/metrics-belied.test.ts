@@ -4,16 +4,10 @@
  * its counter still counting. A real node:http server and the real gateway.
  */
 import { expect, test } from 'vitest';
-import { settle } from './decoding-server.ts';
+import { metricsUnusedWatch, settle } from './decoding-server.ts';
 
 test('metrics that say 0 running while our calls stream are not used, the user is told once, and the server is not held at the slow start', async () => {
-  const told: Array<{ endpoint: string; reason: string }> = [];
-  let toldOnce = () => {};
-  const once = new Promise<void>((resolve) => (toldOnce = resolve));
-  const onMetricsUnused = (endpoint: string, reason: string) => {
-    told.push({ endpoint, reason });
-    toldOnce();
-  };
+  const { told, once, onMetricsUnused } = metricsUnusedWatch();
   // Watched for 3 s once the metrics are set aside (5 s of readings that belie them, longer under load).
   const settled = await settle({ engineMissingEvery: 0, counterMissingEvery: 0, gaugesAtZero: true }, 3_000, { onMetricsUnused }, once);
   // Before, the windows of a batch of 0 measured nothing: the slow start's 16 calls for the whole run.
