@@ -11,9 +11,10 @@ describe('rule = judge agreement', () => {
     // The model under test breaks every reply's format (a third of the solutions keep an answer: a scratch box before it); the judge is intact.
     const model = await startSimInProcess(['--problems', input, '--break-formats', '1']);
     const judge = await startSimInProcess(['--problems', input]);
+    // A reply the mode cuts runs on to the completion limit, then into the judge's prompt: 1,500 tokens (six times a reply), not the window's 100,000.
     try {
       const out = path.join(dir, 'run');
-      await runInProcess(['--strategy', 'majority', '--samples', '8', '--vote-pool', '0', '--input-file', input, '--no-proof', '--max-iterations', '1', '--output-file', out, '--base-url', model.url, '--judge-base-url', judge.url, '--judge-passes', '1', '--parse-retries', '0']);
+      await runInProcess(['--strategy', 'majority', '--samples', '8', '--vote-pool', '0', '--input-file', input, '--no-proof', '--max-iterations', '1', '--output-file', out, '--base-url', model.url, '--judge-base-url', judge.url, '--judge-passes', '1', '--parse-retries', '0', '--completion-max-tokens', '1500']);
       const metrics = JSON.parse(await readFile(path.join(out, 'metrics.json'), 'utf8'));
       const candidates = (await readResults(path.join(out, 'results.jsonl'))).flatMap((line) => line.candidates);
       const answered = candidates.filter((c) => c.answer !== null).length;

@@ -7,8 +7,9 @@ import { runCliInProcess, smallProblems, test, writeProblems } from './fixtures.
 describe('the reference of a report without a graded problem', () => {
   test("reads '–' at an iteration it graded nothing, not '0 (the reference)' beside a Pass@1 of '–'", async ({ dir }) => {
     const input = await writeProblems(dir, smallProblems(2));
-    const common = ['--input-file', input, '--no-proof', '--n-candidates', '1', '--max-iterations', '1', '--judge-model-name', 'tmas-sim', '--judge-passes', '1', '--parse-retries', '0'];
-    // A TMAS whose judge gave no verdict (every reply out of its format): no problem graded, exit 3.
+    const common = ['--input-file', input, '--no-proof', '--n-candidates', '1', '--max-iterations', '1', '--judge-model-name', 'tmas-sim', '--judge-passes', '1', '--parse-retries', '0', '--completion-max-tokens', '1500'];
+    // A TMAS whose judge gave no verdict (every reply out of its format): no problem graded, exit 3. Its cut replies run on
+    // to the completion limit: 1,500 tokens (six times a reply; the other run's too, to compare), not the window's 100,000.
     const ungraded = await runCliInProcess(['run', ...common, '--strategy', 'tmas', '--n-verifications', '1', '--sim-break-formats', '1', '--output-file', path.join(dir, 'tmas')]);
     expect(ungraded.code, ungraded.stderr).toBe(3);
     const other = await runCliInProcess(['run', ...common, '--strategy', 'self-refine', '--output-file', path.join(dir, 'refine')]);

@@ -98,7 +98,8 @@ describe('tmas report', () => {
     const args = ['--input-file', input, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '2', '--judge-passes', '0'];
     await runInProcess([...args, '--output-file', path.join(dir, 'majority'), '--strategy', 'majority', '--samples', '2']);
     await runInProcess([...args, '--output-file', path.join(dir, 'pacore'), '--strategy', 'pacore']);
-    await runInProcess([...args, '--output-file', path.join(dir, 'unverified'), '--sim-break-formats', '1']);
+    // Every reply broken, a cut one run on to the completion limit: 1,500 tokens, not the window (5.5 s of counting and journaling cut replies).
+    await runInProcess([...args, '--output-file', path.join(dir, 'unverified'), '--sim-break-formats', '1', '--completion-max-tokens', '1500']);
     const metrics = JSON.parse(await readFile(path.join(dir, 'unverified', 'metrics.json'), 'utf8')) as { iterations: Array<{ meanScore: number | null; bestVerified: number | null }> };
     expect(metrics.iterations.map((it) => [it.meanScore, it.bestVerified])).toEqual([[null, null], [null, null]]);
     const lines: string[] = [];

@@ -10,11 +10,13 @@ import { runReportCommand } from '../src/cli/inspect/report.command.ts';
 import { loadRun } from '../src/report/load.ts';
 import { runCliInProcess, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
 
+// The runs on a format-breaking simulator give --completion-max-tokens 1500 (six times a simulated reply): a reply the mode
+// cuts runs on to the limit, and at the window's, some 100,000 tokens each to count, journal and log.
 describe('tmas table1 caveats', () => {
   test('a column one of whose own roles could use no output in any iteration is said to be no result of its method, beside its plausible Pass@1', async ({ dir }) => {
     const out = path.join(dir, 'hollow');
     const input = await writeProblems(dir, smallProblems(2));
-    const result = await runCliInProcess(['table1', '--strategies', 'tmas', '--n-candidates', '2', '--n-verifications', '1', '--input-file', input, '--output-file', out, '--no-proof', '--max-iterations', '1', '--judge-passes', '0', '--parse-retries', '0', '--sim-break-formats', '1']);
+    const result = await runCliInProcess(['table1', '--strategies', 'tmas', '--n-candidates', '2', '--n-verifications', '1', '--input-file', input, '--output-file', out, '--no-proof', '--max-iterations', '1', '--judge-passes', '0', '--parse-retries', '0', '--sim-break-formats', '1', '--completion-max-tokens', '1500']);
     expect(result.code, result.stderr).toBe(0);
     const table = await readFile(path.join(out, 'table1.md'), 'utf8');
     const metrics = JSON.parse(await readFile(path.join(out, 'tmas', 'metrics.json'), 'utf8'));
@@ -72,7 +74,7 @@ describe('tmas table1 caveats', () => {
 
   test("a problem the judge gave no verdict on is said so in the problems row, not left as one the method lost", async ({ dir }) => {
     const input = await writeProblems(dir, smallProblems(4));
-    await runInProcess(['--input-file', input, '--no-proof', '--n-candidates', '1', '--n-verifications', '1', '--max-iterations', '1', '--judge-model-name', 'tmas-sim', '--judge-passes', '1', '--parse-retries', '0', '--sim-break-formats', '0.6', '--output-file', path.join(dir, 'run')]);
+    await runInProcess(['--input-file', input, '--no-proof', '--n-candidates', '1', '--n-verifications', '1', '--max-iterations', '1', '--judge-model-name', 'tmas-sim', '--judge-passes', '1', '--parse-retries', '0', '--sim-break-formats', '0.6', '--completion-max-tokens', '1500', '--output-file', path.join(dir, 'run')]);
     const run = await loadRun(path.join(dir, 'run'));
     const last = run.iterations.at(-1);
     const unjudged = (last?.problems ?? 0) - (last?.graded ?? 0);
