@@ -19,17 +19,21 @@ export function callInfo(output: LlmOutput): CallInfo {
 }
 
 /**
- * The last `SCORE: x` in a text, clamped to [0, 1]; null when there is none.
- * Accepts markdown emphasis around the label and a percentage.
+ * The last `SCORE: x` in a text, in [0, 1]; null when there is none, or when
+ * it is out of that scale with nothing saying which. Accepts markdown
+ * emphasis around the label, a percentage, and a score given on a scale it
+ * names (`SCORE: 7/10`, `SCORE: 7 out of 10`: 0.7). A reasoning model asked
+ * for [0, 1] writes a grade out of 10 often enough: clamped, `SCORE: 3/10`
+ * (an error found) was read as 1, fully correct, and a bare `SCORE: 7` as 1
+ * too; a bare score out of [0, 1] says no scale, so it is no score.
  */
 export function parseScore(text: string): number | null {
-  const matches = [...text.matchAll(/score\**\s*[:=]\s*\**\s*(-?\d+(?:\.\d+)?|\.\d+)\s*(%)?/gi)];
+  const matches = [...text.matchAll(/score\**\s*[:=]\s*\**\s*(-?\d+(?:\.\d+)?|\.\d+)\s*(?:(%)|\/\s*(\d+(?:\.\d+)?)|out\s+of\s+(\d+(?:\.\d+)?))?/gi)];
   const last = matches.at(-1);
   if (!last?.[1]) return null;
-  let value = Number(last[1]);
-  if (last[2] === '%') value /= 100;
-  if (!Number.isFinite(value)) return null;
-  return Math.min(1, Math.max(0, value));
+  const scale = last[2] === '%' ? 100 : Number(last[3] ?? last[4] ?? 1);
+  const value = Number(last[1]) / scale;
+  return Number.isFinite(value) && value >= 0 && value <= 1 ? value : null;
 }
 
 /**

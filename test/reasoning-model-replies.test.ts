@@ -1,0 +1,62 @@
+/**
+ * Runs against a server that answers like a real reasoning model
+ * (test/reasoning-model-server.ts), not in each role's format as our
+ * simulator does: what each method reads from such replies is what they say,
+ * and what it cannot read is counted, never taken for a result.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { SIM_ROLES } from '../machines/strategies/sim-roles.ts';
+import type { IterationMetrics } from '../src/observers/metrics.ts';
+import { startSimServer, type SimServer } from '../src/sim/server.ts';
+import { ofType, readLog, runCliInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
+import { startReasoningModelServer, type KindShares } from './reasoning-model-server.ts';
+
+const PROBLEMS = smallProblems(2);
+let sim: SimServer;
+
+beforeAll(async () => {
+  sim = await startSimServer({ problems: PROBLEMS.map((p) => ({ id: p.problem_id, question: p.question, answer: p.answer })), seed: 5, roles: SIM_ROLES });
+});
+afterAll(async () => {
+  await sim.close();
+});
+
+/** One `tmas run` of `strategy` (one iteration, graded by the rule) against a reasoning-model server answering as `shares` draws; its directory and the replies sent. */
+async function runAgainst(dir: string, strategy: string, shares: KindShares, flags: string[]) {
+  const server = await startReasoningModelServer(sim.url, shares);
+  try {
+    const input = await writeProblems(dir, PROBLEMS);
+    const run = path.join(dir, strategy);
+    const common = ['--no-proof', '--model-name', 'm', '--max-iterations', '1', '--judge-passes', '0', '--parse-retries', '0'];
+    const result = await runCliInProcess(['run', '--strategy', strategy, '--input-file', input, '--output-file', run, '--base-url', server.url, ...common, ...flags]);
+    expect(result.code, result.stderr).toBe(0);
+    const metrics = JSON.parse(await readFile(path.join(run, 'metrics.json'), 'utf8')) as { iterations: IterationMetrics[] };
+    return { run, sent: server.sent, outputsByRole: metrics.iterations[0]?.outputsByRole ?? {} };
+  } finally {
+    await server.close();
+  }
+}
+
+describe('a reasoning model that answers out of the format asked', () => {
+  test('a verification scored out of 10 is read on its scale when it names it, and counted unusable when it does not, never as fully correct', async ({ dir }) => {
+    const { run, sent, outputsByRole } = await runAgainst(dir, 'tmas', { 'other-scale': 1 }, ['--n-candidates', '2', '--n-verifications', '2']);
+    const verifications = ofType((await readLog(run)).map((envelope) => envelope.message), 'verification.completed');
+    expect(verifications.length).toBe(8);
+    let bare = 0;
+    for (const verification of verifications) {
+      const grade = /SCORE: (\d+)(\/10)?$/.exec(verification.analysis);
+      expect(grade, verification.analysis).not.toBeNull();
+      // Before: 9/10 and 3/10 (an error found) alike read as 1, fully correct, and a bare 3 as 1 too.
+      if (grade?.[2] === '/10') expect(verification.score).toBeCloseTo(Number(grade[1]) / 10, 9);
+      else {
+        expect(verification.score).toBeNull();
+        bare++;
+      }
+    }
+    expect(sent.filter((reply) => reply.role === 'verification' && reply.kind === 'other-scale').length).toBe(8);
+    // Before: 0 of 8 unusable.
+    expect(outputsByRole.verification).toMatchObject({ outputs: 8, unusable: bare });
+  });
+});
