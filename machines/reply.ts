@@ -36,18 +36,31 @@ export function parseScore(text: string): number | null {
   return Number.isFinite(value) && value >= 0 && value <= 1 ? value : null;
 }
 
+/** `text` parsed as JSON, or undefined when it is not JSON. */
+function wholeJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The JSON object of a reply: the last ```json fenced block, else the last
  * object written in its prose (reply-json.ts: text and LaTeX braces around it
- * are not part of it). Throws a SyntaxError saying what was wrong: when no
- * object parses, the error of the span from the first `{` to the last `}`.
+ * are not part of it). Inside a fence, too, the object is read alone: a
+ * reasoning model closes its JSON and goes on within the fence with a
+ * comment (`// the records above replace the previous ones`), and the whole
+ * fence, parsed as JSON, made a complete bank update unusable. Throws a
+ * SyntaxError saying what was wrong: when no object parses, the error of the
+ * fence, or of the span from the first `{` to the last `}`.
  */
 export function parseJsonReply(text: string): unknown {
   const fenced = [...text.matchAll(/```(?:json)?\s*\n([\s\S]*?)```/g)].at(-1)?.[1];
-  if (fenced === undefined) {
-    const found = lastJsonObjectIn(text);
-    if (found !== undefined) return found;
-  }
+  // A fence that is JSON whole (an array among them) is that value; one with more than JSON is its object.
+  if (fenced !== undefined && wholeJson(fenced) !== undefined) return wholeJson(fenced);
+  const found = lastJsonObjectIn(fenced ?? text);
+  if (found !== undefined) return found;
   const candidate = fenced ?? text.slice(text.indexOf('{'), text.lastIndexOf('}') + 1);
   if (!candidate.trim()) throw new SyntaxError('no JSON object in the reply');
   return JSON.parse(candidate);

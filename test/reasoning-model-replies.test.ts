@@ -59,4 +59,15 @@ describe('a reasoning model that answers out of the format asked', () => {
     // Before: 0 of 8 unusable.
     expect(outputsByRole.verification).toMatchObject({ outputs: 8, unusable: bare });
   });
+
+  test('a bank update written as JSON in a code fence with a comment after it is read, not counted unusable', async ({ dir }) => {
+    const { sent, outputsByRole } = await runAgainst(dir, 'rse', { 'fenced-json-comment': 1 }, ['--n-candidates', '2']);
+    const fenced = sent.filter((reply) => reply.role === 'distill' && reply.kind === 'fenced-json-comment');
+    expect(fenced.length).toBeGreaterThan(0);
+    expect(fenced.every((reply) => /```json\n\{[\s\S]*\}\n\/\/ [^\n]*\n```\n$/.test(reply.content))).toBe(true);
+    // The simulator's own malformed replies (its upstream-retry case, sent as they came) are unusable, and only they.
+    const asCame = sent.filter((reply) => reply.role === 'distill' && reply.kind === 'intact').length;
+    // Before: every fenced one unusable too ("Unexpected non-whitespace character after JSON"), the bank left as it was.
+    expect(outputsByRole.distill).toMatchObject({ outputs: fenced.length + asCame, unusable: asCame });
+  });
 });
