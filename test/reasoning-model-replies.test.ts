@@ -7,6 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { runReportCommand } from '../src/cli/inspect/report.command.ts';
 import { SIM_ROLES } from '../machines/strategies/sim-roles.ts';
 import type { IterationMetrics } from '../src/observers/metrics.ts';
 import { startSimServer, type SimServer } from '../src/sim/server.ts';
@@ -69,5 +70,34 @@ describe('a reasoning model that answers out of the format asked', () => {
     const asCame = sent.filter((reply) => reply.role === 'distill' && reply.kind === 'intact').length;
     // Before: every fenced one unusable too ("Unexpected non-whitespace character after JSON"), the bank left as it was.
     expect(outputsByRole.distill).toMatchObject({ outputs: fenced.length + asCame, unusable: asCame });
+  });
+
+  test("each column's budget says how many of its replies and of the judge's were cut at their limit, as the server sent them", async ({ dir }) => {
+    const server = await startReasoningModelServer(sim.url, { 'unclosed-think': 0.25 }, 2);
+    try {
+      const input = await writeProblems(dir, PROBLEMS);
+      const out = path.join(dir, 'table');
+      const endpoints = ['--base-url', server.url, '--model-name', 'm', '--judge-base-url', server.url, '--judge-model-name', 'm'];
+      const result = await runCliInProcess(['table1', '--strategies', 'tmas', '--input-file', input, '--output-file', out, '--no-proof', ...endpoints, '--max-iterations', '1', '--n-candidates', '2', '--n-verifications', '1', '--judge-passes', '1', '--parse-retries', '0']);
+      expect(result.code, result.stderr).toBe(0);
+      const table = await readFile(path.join(out, 'table1.md'), 'utf8');
+      const header = table.split('\n').find((line) => line.startsWith('| method | '))?.split(' | ') ?? [];
+      const row = table.split('\n').find((line) => line.startsWith('| tmas | '))?.split(' | ') ?? [];
+      const own = server.sent.filter((reply) => reply.role !== 'judge');
+      const judge = server.sent.filter((reply) => reply.role === 'judge');
+      const cut = (replies: typeof own) => replies.filter((reply) => reply.finishReason === 'length').length;
+      expect(cut(own)).toBeGreaterThan(0);
+      // Before: no such column; the cut replies were only inside 'unusable' and the tokens out.
+      expect(row[header.indexOf('cut at limit')]).toBe(`${cut(own)} of ${own.length}; judge ${cut(judge)} of ${judge.length}`);
+      expect(row[header.indexOf('calls')]).toBe(String(own.length));
+      // The report's runs tables say the same.
+      const cell = `${cut(own)} of ${own.length}; judge ${cut(judge)} of ${judge.length}`;
+      expect(await readFile(path.join(out, 'report.html'), 'utf8')).toContain(`cut at limit ${cell}`);
+      const lines: string[] = [];
+      await runReportCommand([path.join(out, 'tmas')], { format: 'md' }, { stdout: (line) => lines.push(line) });
+      expect(lines.join('\n')).toMatch(new RegExp(`\\| ${cell} \\|$`, 'm'));
+    } finally {
+      await server.close();
+    }
   });
 });

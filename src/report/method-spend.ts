@@ -27,6 +27,9 @@ export interface MethodSpend {
   unusable: number;
   /** The judge's passes, and those that gave no verdict. */
   judgeUnusable: number;
+  /** Of `outputs`, the replies cut at their limit (or by a content filter); of the judge's passes, those cut. */
+  cut: number;
+  judgeCut: number;
 }
 
 /** The calls and tokens of `run`, the judge's counted apart (its calls are the outputs it received). */
@@ -50,6 +53,8 @@ export function methodSpend(run: ReportRun): MethodSpend {
     outputs: own.reduce((sum, counts) => sum + counts.outputs, 0),
     unusable: own.reduce((sum, counts) => sum + counts.unusable, 0),
     judgeUnusable: roles.find(([role]) => role === JUDGE_ROLE)?.[1].unusable ?? 0,
+    cut: own.reduce((sum, counts) => sum + (counts.cut ?? 0), 0),
+    judgeCut: roles.find(([role]) => role === JUDGE_ROLE)?.[1].cut ?? 0,
   };
 }
 
@@ -60,6 +65,15 @@ export function methodSpend(run: ReportRun): MethodSpend {
 export function unusableCell(spent: MethodSpend): string {
   const own = `${spent.unusable} of ${spent.outputs}`;
   return spent.judgeCalls === 0 ? own : `${own}; judge ${spent.judgeUnusable} of ${spent.judgeCalls}`;
+}
+
+/**
+ * `3 of 221; judge 0 of 126`: the replies cut at their limit (a reasoning model filling its window),
+ * the method's own of those its roles received, then the judge's of its passes.
+ */
+export function cutCell(spent: MethodSpend): string {
+  const own = `${spent.cut} of ${spent.outputs}`;
+  return spent.judgeCalls === 0 ? own : `${own}; judge ${spent.judgeCut} of ${spent.judgeCalls}`;
 }
 
 /** The prompt and completion tokens of one iteration's calls, over every role but the judge. */
