@@ -61,6 +61,17 @@ describe('a reasoning model that answers out of the format asked', () => {
     expect(outputsByRole.verification).toMatchObject({ outputs: 8, unusable: bare });
   });
 
+  test("a verify-refine rating boxed out of 10 is no score, counted unusable, never a mean of 9 that outranks every proof rated 1", async ({ dir }) => {
+    const { run, sent, outputsByRole } = await runAgainst(dir, 'verify-refine', { 'other-scale': 1 }, ['--n-candidates', '2', '--n-verifications', '2']);
+    const ratings = ofType((await readLog(run)).map((envelope) => envelope.message), 'rater.completed');
+    const outOfTen = sent.filter((reply) => reply.role === 'rater' && /\\boxed\{[39]\}$/.test(reply.content));
+    expect(outOfTen.length).toBeGreaterThan(0);
+    expect(ratings.length).toBe(outOfTen.length);
+    // Before: each read as 9 or 3, and none counted unusable.
+    expect(ratings.map((rating) => rating.score)).toEqual(ratings.map(() => null));
+    expect(outputsByRole.rater).toMatchObject({ outputs: ratings.length, unusable: ratings.length });
+  });
+
   test('a bank update written as JSON in a code fence with a comment after it is read, not counted unusable', async ({ dir }) => {
     const { sent, outputsByRole } = await runAgainst(dir, 'rse', { 'fenced-json-comment': 1 }, ['--n-candidates', '2']);
     const fenced = sent.filter((reply) => reply.role === 'distill' && reply.kind === 'fenced-json-comment');

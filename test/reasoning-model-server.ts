@@ -114,7 +114,9 @@ function rewriteScored(kind: ReasoningKind, role: string, content: string): stri
   if (kind === 'no-verdict') return stripped;
   if (kind === 'verdict-in-words') return `${stripped}\n\n${positive ? 'The solution is correct.' : 'I found an error in step 3, so the solution is not correct.'}`;
   // other-scale: a grade out of 10 where [0, 1] (or a verdict) was asked, with its scale named or (odd lengths) bare.
-  const label = role === 'judge' ? 'VERDICT' : role === 'rater' ? 'Score' : 'SCORE';
+  // A rater boxes its grade out of 10 where 0, 0.5 or 1 was asked.
+  if (role === 'rater') return `${stripped}\n\nBased on my evaluation, the final overall score should be: \\boxed{${positive ? 9 : 3}}`;
+  const label = role === 'judge' ? 'VERDICT' : 'SCORE';
   return `${stripped}\n\n${label}: ${positive ? 9 : 3}${content.length % 2 === 0 ? '/10' : ''}`;
 }
 
