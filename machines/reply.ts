@@ -28,7 +28,8 @@ export function callInfo(output: LlmOutput): CallInfo {
  * too; a bare score out of [0, 1] says no scale, so it is no score.
  */
 export function parseScore(text: string): number | null {
-  const matches = [...text.matchAll(/score\**\s*[:=]\s*\**\s*(-?\d+(?:\.\d+)?|\.\d+)\s*(?:(%)|\/\s*(\d+(?:\.\d+)?)|out\s+of\s+(\d+(?:\.\d+)?))?/gi)];
+  // The scale is read on the score's own line only: a next line opening "Out of 3 cases, …" names none.
+  const matches = [...text.matchAll(/score\**\s*[:=]\s*\**\s*(-?\d+(?:\.\d+)?|\.\d+)[ \t]*(?:(%)|\/[ \t]*(\d+(?:\.\d+)?)|out[ \t]+of[ \t]+(\d+(?:\.\d+)?))?/gi)];
   const last = matches.at(-1);
   if (!last?.[1]) return null;
   const scale = last[2] === '%' ? 100 : Number(last[3] ?? last[4] ?? 1);

@@ -40,6 +40,14 @@ describe('validate: what makes each role output unusable', () => {
     expect(verificationRole.validate(verification, output(verification, ''))).toMatch(/empty/);
   });
 
+  test("a verification's score is read on the scale its own line names, never on a number of the next line", () => {
+    expect(verificationRole.reply(verification, output(verification, 'All steps hold.\nSCORE: 7/10'))).toMatchObject({ score: 0.7 });
+    // Before: "Out of 3 …" on the next line was read as the scale, and a fully correct 1 became 1/3.
+    const remark = output(verification, 'Each case checks out.\nSCORE: 1\nOut of 3 cases, all hold.');
+    expect(verificationRole.reply(verification, remark)).toMatchObject({ score: 1 });
+    expect(verificationRole.reply(verification, output(verification, 'SCORE: 0.5\n/ the last step is unclear'))).toMatchObject({ score: 0.5 });
+  });
+
   test('summary without text is invalid', () => {
     expect(summaryRole.validate(summary, output(summary, 'SUMMARY:   '))).toMatch(/no summary text/);
     expect(summaryRole.validate(summary, output(summary, 'SUMMARY: steps 1-3 validated; the final sum is off by one.'))).toBeNull();
