@@ -4,7 +4,7 @@
  * simulator does: what each method reads from such replies is what they say,
  * and what it cannot read is counted, never taken for a result.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { runReportCommand } from '../src/cli/inspect/report.command.ts';
@@ -107,6 +107,16 @@ describe('a reasoning model that answers out of the format asked', () => {
       const lines: string[] = [];
       await runReportCommand([path.join(out, 'tmas')], { format: 'md' }, { stdout: (line) => lines.push(line) });
       expect(lines.join('\n')).toMatch(new RegExp(`\\| ${cell} \\|$`, 'm'));
+      // A run whose metrics.json was written before the count (no 'cut' per role) is not reported as none cut.
+      const metricsFile = path.join(out, 'tmas', 'metrics.json');
+      const written = JSON.parse(await readFile(metricsFile, 'utf8')) as { iterations: Array<{ outputsByRole: Record<string, { cut?: number }> }> };
+      for (const it of written.iterations) for (const counts of Object.values(it.outputsByRole)) delete counts.cut;
+      await writeFile(metricsFile, JSON.stringify(written));
+      const older: string[] = [];
+      await runReportCommand([path.join(out, 'tmas')], { format: 'md' }, { stdout: (line) => older.push(line) });
+      // Before: '0 of 16; judge 0 of 4'.
+      const all = `${cut(own) + cut(judge)} of ${own.length + judge.length}`;
+      expect(older.join('\n')).toMatch(new RegExp(`\\| ${all}, the judge's among them \\(metrics written before they were counted apart\\) \\|$`, 'm'));
     } finally {
       await server.close();
     }
