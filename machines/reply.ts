@@ -59,8 +59,10 @@ function wholeJson(text: string): unknown {
 export function parseJsonReply(text: string): unknown {
   const fenced = [...text.matchAll(/```(?:json)?\s*\n([\s\S]*?)```/g)].at(-1)?.[1];
   // A fence that is JSON whole (an array among them) is that value; one with more than JSON is its object.
-  if (fenced !== undefined && wholeJson(fenced) !== undefined) return wholeJson(fenced);
-  const found = lastJsonObjectIn(fenced ?? text);
+  const whole = fenced === undefined ? undefined : wholeJson(fenced);
+  if (whole !== undefined) return whole;
+  // A fence that opens a list holds no object of the reply's: its last item is not the whole update, the others dropped.
+  const found = fenced?.trimStart().startsWith('[') ? undefined : lastJsonObjectIn(fenced ?? text);
   if (found !== undefined) return found;
   const candidate = fenced ?? text.slice(text.indexOf('{'), text.lastIndexOf('}') + 1);
   if (!candidate.trim()) throw new SyntaxError('no JSON object in the reply');
