@@ -19,31 +19,51 @@ export function callInfo(output: LlmOutput): CallInfo {
 }
 
 /**
- * The last `SCORE: x` in a text, clamped to [0, 1]; null when there is none.
- * Accepts markdown emphasis around the label and a percentage.
+ * The last `SCORE: x` in a text, in [0, 1]; null when there is none, or when
+ * it is out of that scale with nothing saying which. Accepts markdown
+ * emphasis around the label, a percentage, and a score given on a scale it
+ * names (`SCORE: 7/10`, `SCORE: 7 out of 10`: 0.7). A reasoning model asked
+ * for [0, 1] writes a grade out of 10 often enough: clamped, `SCORE: 3/10`
+ * (an error found) was read as 1, fully correct, and a bare `SCORE: 7` as 1
+ * too; a bare score out of [0, 1] says no scale, so it is no score.
  */
 export function parseScore(text: string): number | null {
-  const matches = [...text.matchAll(/score\**\s*[:=]\s*\**\s*(-?\d+(?:\.\d+)?|\.\d+)\s*(%)?/gi)];
+  // The scale is read on the score's own line only: a next line opening "Out of 3 cases, …" names none.
+  const matches = [...text.matchAll(/score\**\s*[:=]\s*\**\s*(-?\d+(?:\.\d+)?|\.\d+)[ \t]*(?:(%)|\/[ \t]*(\d+(?:\.\d+)?)|out[ \t]+of[ \t]+(\d+(?:\.\d+)?))?/gi)];
   const last = matches.at(-1);
   if (!last?.[1]) return null;
-  let value = Number(last[1]);
-  if (last[2] === '%') value /= 100;
-  if (!Number.isFinite(value)) return null;
-  return Math.min(1, Math.max(0, value));
+  const scale = last[2] === '%' ? 100 : Number(last[3] ?? last[4] ?? 1);
+  const value = Number(last[1]) / scale;
+  return Number.isFinite(value) && value >= 0 && value <= 1 ? value : null;
+}
+
+/** `text` parsed as JSON, or undefined when it is not JSON. */
+function wholeJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
  * The JSON object of a reply: the last ```json fenced block, else the last
  * object written in its prose (reply-json.ts: text and LaTeX braces around it
- * are not part of it). Throws a SyntaxError saying what was wrong: when no
- * object parses, the error of the span from the first `{` to the last `}`.
+ * are not part of it). Inside a fence, too, the object is read alone: a
+ * reasoning model closes its JSON and goes on within the fence with a
+ * comment (`// the records above replace the previous ones`), and the whole
+ * fence, parsed as JSON, made a complete bank update unusable. Throws a
+ * SyntaxError saying what was wrong: when no object parses, the error of the
+ * fence, or of the span from the first `{` to the last `}`.
  */
 export function parseJsonReply(text: string): unknown {
   const fenced = [...text.matchAll(/```(?:json)?\s*\n([\s\S]*?)```/g)].at(-1)?.[1];
-  if (fenced === undefined) {
-    const found = lastJsonObjectIn(text);
-    if (found !== undefined) return found;
-  }
+  // A fence that is JSON whole (an array among them) is that value; one with more than JSON is its object.
+  const whole = fenced === undefined ? undefined : wholeJson(fenced);
+  if (whole !== undefined) return whole;
+  // A fence that opens a list holds no object of the reply's: its last item is not the whole update, the others dropped.
+  const found = fenced?.trimStart().startsWith('[') ? undefined : lastJsonObjectIn(fenced ?? text);
+  if (found !== undefined) return found;
   const candidate = fenced ?? text.slice(text.indexOf('{'), text.lastIndexOf('}') + 1);
   if (!candidate.trim()) throw new SyntaxError('no JSON object in the reply');
   return JSON.parse(candidate);

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { experienceRole } from '../machines/strategies/tmas/experience.role.ts';
 import { guidelineRole } from '../machines/strategies/tmas/guideline.role.ts';
+import { parseDistillation } from '../machines/strategies/rse/rse.roles.ts';
 import type { LlmOutput } from '../machines/llm.ts';
 import { parseJsonReply, parseScore } from '../machines/reply.ts';
 import { summaryRole } from '../machines/roles/summary.role.ts';
@@ -38,6 +39,21 @@ describe('validate: what makes each role output unusable', () => {
     expect(verificationRole.validate(verification, output(verification, 'Fine.\nSCORE: 0.75'))).toBeNull();
     expect(verificationRole.validate(verification, output(verification, 'Step 1 is rig', 'length'))).toMatch(/cut off at the length limit/);
     expect(verificationRole.validate(verification, output(verification, ''))).toMatch(/empty/);
+  });
+
+  test("a verification's score is read on the scale its own line names, never on a number of the next line", () => {
+    expect(verificationRole.reply(verification, output(verification, 'All steps hold.\nSCORE: 7/10'))).toMatchObject({ score: 0.7 });
+    // Before: "Out of 3 …" on the next line was read as the scale, and a fully correct 1 became 1/3.
+    const remark = output(verification, 'Each case checks out.\nSCORE: 1\nOut of 3 cases, all hold.');
+    expect(verificationRole.reply(verification, remark)).toMatchObject({ score: 1 });
+    expect(verificationRole.reply(verification, output(verification, 'SCORE: 0.5\n/ the last step is unclear'))).toMatchObject({ score: 0.5 });
+  });
+
+  test('a fenced list of bank updates with a comment after it is not read as its last item: RSE asks its distiller again', () => {
+    const listed = '```json\n[{"verified_propositions": ["x > 0"], "critical_pitfalls": []}, {"verified_propositions": ["y < 1"], "critical_pitfalls": []}]\n// one object per attempt\n```\n';
+    // Before: the last item read as the whole update, 'x > 0' dropped with nothing counted unusable.
+    expect(() => parseDistillation(listed)).toThrow(SyntaxError);
+    expect(parseDistillation('```json\n{"verified_propositions": ["x > 0"]}\n// the records above replace the previous ones\n```\n')).toMatchObject({ propositions: ['x > 0'], parseError: null });
   });
 
   test('summary without text is invalid', () => {

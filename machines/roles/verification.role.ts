@@ -40,7 +40,7 @@ Then, on the last line, write "SCORE: s" where s is a number in [0, 1]: 1 means 
     analysis: output.content,
     call: callInfo(output),
   }),
-  validate: (_, output) => unusableBecause(parseScore(statedText(output)) === null ? 'no parseable "SCORE: s" line' : null, output),
+  validate: (_, output) => unusableBecause(parseScore(statedText(output)) === null ? 'no parseable "SCORE: s" line with s in [0, 1] (or on a scale it names, 7/10)' : null, output),
 });
 
 /** Builds the verification prompt for one check of a candidate. */

@@ -28,6 +28,17 @@ export interface RoleOutputs {
   retried: number;
   /** One reason given, the first in sort order (so that it does not depend on arrival order); null when none. */
   reason: string | null;
+  /**
+   * Of the outputs, those cut at their length limit (or stopped by a content filter): what a
+   * reasoning model that fills its window costs, shown in each column's budget; absent when none
+   * (and in metrics written before it was counted).
+   */
+  cut?: number;
+}
+
+/** Whether a reply of this finish reason was cut before its end. */
+function wasCut(finishReason: string | undefined): boolean {
+  return finishReason === 'length' || finishReason === 'content_filter';
 }
 
 /**
@@ -54,9 +65,10 @@ interface WithRoleOutputs {
   outputsByRole?: Record<string, RoleOutputs>;
 }
 
-function add(byRole: Record<string, RoleOutputs>, role: string, unusable: boolean, retried: boolean, reason: string | null): void {
+function add(byRole: Record<string, RoleOutputs>, role: string, unusable: boolean, retried: boolean, reason: string | null, cut: boolean): void {
   const counts = (byRole[role] ??= { outputs: 0, unusable: 0, retried: 0, reason: null });
   counts.outputs++;
+  if (cut) counts.cut = (counts.cut ?? 0) + 1;
   if (unusable) counts.unusable++;
   if (retried) counts.retried++;
   if (reason !== null && (counts.reason === null || reason < counts.reason)) counts.reason = reason;
@@ -79,7 +91,7 @@ export function createRoleOutputCounter() {
      */
     observe(byRole: Record<string, RoleOutputs>, message: Message): boolean {
       if (message.type === 'output.invalid') {
-        if (message.retrying) add(byRole, message.role, true, true, message.reason);
+        if (message.retrying) add(byRole, message.role, true, true, message.reason, wasCut(message.finishReason));
         else pending.set(`${message.role}\u0000${requestCorrelation(message.correlation)}`, message.reason);
         return false;
       }
@@ -89,11 +101,11 @@ export function createRoleOutputCounter() {
       const reported = pending.get(key);
       if (reported !== undefined) {
         pending.delete(key);
-        add(byRole, role, true, false, reported);
+        add(byRole, role, true, false, reported, wasCut(message.call.finishReason));
         return false;
       }
       const parseError = ('parseError' in message ? message.parseError : null) ?? null;
-      add(byRole, role, parseError !== null, false, parseError);
+      add(byRole, role, parseError !== null, false, parseError, wasCut(message.call.finishReason));
       return parseError !== null;
     },
   };
@@ -129,6 +141,7 @@ export function roleOutputTotals(iterations: WithRoleOutputs[]): Record<string, 
       sum.outputs += counts.outputs;
       sum.unusable += counts.unusable;
       sum.retried += counts.retried;
+      if (counts.cut !== undefined) sum.cut = (sum.cut ?? 0) + counts.cut;
       if (counts.reason !== null && (sum.reason === null || counts.reason < sum.reason)) sum.reason = counts.reason;
     }
   }

@@ -15,7 +15,7 @@ import { BANDS_ALL_UP_TO, CHART_DATA_ID, HOVER_DATA_ID, MATH_DATA_ID } from './b
 import { MathShelf } from './math.ts';
 import { HoverShelf } from './hover-shelf.ts';
 import { bestVerifiedPercent, escapeXml, finalPass1, percent, shortNumber } from './format.ts';
-import { methodSpend, unusableCell, type MethodSpend } from './method-spend.ts';
+import { cutCell, methodSpend, unusableCell, type MethodSpend } from './method-spend.ts';
 import { problemsRun, unfinishedNote } from './stopped-problems.ts';
 import { comparisonGroups, type RunGroup } from './comparable.ts';
 import { describeUnusableRole } from '../observers/role-outputs.ts';
@@ -62,7 +62,7 @@ function totalsTable(runs: ReportRun[], groups: RunGroup[]): string {
       percent(t.final?.oracle),
       t.solved === null ? '–' : String(t.solved),
       tokensCell(methodSpend(run)),
-      `${t.calls} (${t.failures}, ${t.retries === null ? '–' : t.retries})<br><span class="hint">unusable ${escapeXml(unusableCell(methodSpend(run)))}</span>`,
+      `${t.calls} (${t.failures}, ${t.retries === null ? '–' : t.retries})<br><span class="hint">unusable ${escapeXml(unusableCell(methodSpend(run)))}</span><br><span class="hint">cut at limit ${escapeXml(cutCell(methodSpend(run)))}</span>`,
       `${t.flips.majority.rightToWrong} / ${t.flips.majority.wrongToRight}`,
       ...(judged ? [t.judged > 0 ? `${t.disagreements} of ${t.judged}` : '–'] : []),
       t.wallSeconds === null ? '–' : `${t.wallSeconds.toFixed(1)} s`,

@@ -13,7 +13,7 @@ import { differenceBasis, type DifferenceBasis } from './difference-basis.ts';
 import { comparisonGroups } from './comparable.ts';
 import { bestVerifiedPercent, finalPass1, percent, signedPoints } from './format.ts';
 import type { ReportRun } from './load.ts';
-import { methodSpend, methodTokensOf, unusableCell, type MethodSpend } from './method-spend.ts';
+import { cutCell, methodSpend, methodTokensOf, unusableCell, type MethodSpend } from './method-spend.ts';
 import { describeUnusableRole, unusableEffect } from '../observers/role-outputs.ts';
 import { unfinishedNote } from './stopped-problems.ts';
 import { caveatMarks } from './run-marks.ts';
@@ -73,7 +73,7 @@ export function renderReportMarkdown(runs: ReportRun[], leftOut: string[] = []):
   const groupOf = (r: number) => groups.find((group) => group.runs.includes(r))?.name ?? 'A';
   out.push(
     table(
-      ['run', 'settings', 'graded by', 'final Pass@1', 'majority', 'best-verified', 'pass@N', 'solved', 'tokens', 'tokens / solved', 'judge tokens', 'unusable'],
+      ['run', 'settings', 'graded by', 'final Pass@1', 'majority', 'best-verified', 'pass@N', 'solved', 'tokens', 'tokens / solved', 'judge tokens', 'unusable', 'cut at limit'],
       runs.map((run, r) => [
         `${run.simulated ? `${run.name} (simulated)` : run.name}${caveatMarks(run)}`,
         run.settings || '–',
@@ -85,6 +85,7 @@ export function renderReportMarkdown(runs: ReportRun[], leftOut: string[] = []):
         run.totals.solved === null ? '–' : String(run.totals.solved),
         ...tokenCells(methodSpend(run)),
         unusableCell(methodSpend(run)),
+        cutCell(methodSpend(run)),
       ]),
     ),
     '',

@@ -27,6 +27,19 @@ export interface MethodSpend {
   unusable: number;
   /** The judge's passes, and those that gave no verdict. */
   judgeUnusable: number;
+  /**
+   * Of `outputs`, the replies cut at their limit (or by a content filter); of the judge's passes, those cut.
+   * Null where the metrics were written before they were counted per role, though their faults count some cut.
+   */
+  cut: number | null;
+  judgeCut: number | null;
+  /** The cut replies the iterations' faults count, the judge's among them: what a cell says when `cut` is null. */
+  faultsCut: number;
+}
+
+/** The replies cut at their limit or by a content filter that `run`'s faults count, every role's. */
+function faultsCutOf(run: ReportRun): number {
+  return run.iterations.reduce((sum, it) => sum + (it.faults?.truncated ?? 0) + (it.faults?.filtered ?? 0), 0);
 }
 
 /** The calls and tokens of `run`, the judge's counted apart (its calls are the outputs it received). */
@@ -39,6 +52,8 @@ export function methodSpend(run: ReportRun): MethodSpend {
   const completionTokens = totals.tokens.completion - (judge?.completion ?? 0);
   const roles = Object.entries(roleOutputTotals(run.iterations));
   const own = roles.filter(([role]) => role !== JUDGE_ROLE).map(([, counts]) => counts);
+  const faultsCut = faultsCutOf(run);
+  const perRole = faultsCut === 0 || roles.some(([, counts]) => counts.cut !== undefined);
   return {
     calls: totals.calls - judgeCalls,
     tokens,
@@ -50,6 +65,10 @@ export function methodSpend(run: ReportRun): MethodSpend {
     outputs: own.reduce((sum, counts) => sum + counts.outputs, 0),
     unusable: own.reduce((sum, counts) => sum + counts.unusable, 0),
     judgeUnusable: roles.find(([role]) => role === JUDGE_ROLE)?.[1].unusable ?? 0,
+    // metrics.json written before `cut` was counted per role has none, and would read as none cut.
+    cut: perRole ? own.reduce((sum, counts) => sum + (counts.cut ?? 0), 0) : null,
+    judgeCut: perRole ? (roles.find(([role]) => role === JUDGE_ROLE)?.[1].cut ?? 0) : null,
+    faultsCut,
   };
 }
 
@@ -60,6 +79,16 @@ export function methodSpend(run: ReportRun): MethodSpend {
 export function unusableCell(spent: MethodSpend): string {
   const own = `${spent.unusable} of ${spent.outputs}`;
   return spent.judgeCalls === 0 ? own : `${own}; judge ${spent.judgeUnusable} of ${spent.judgeCalls}`;
+}
+
+/**
+ * `3 of 221; judge 0 of 126`: the replies cut at their limit (a reasoning model filling its window),
+ * the method's own of those its roles received, then the judge's of its passes.
+ */
+export function cutCell(spent: MethodSpend): string {
+  if (spent.cut === null) return `${spent.faultsCut} of ${spent.outputs + spent.judgeCalls}, the judge's among them (metrics written before they were counted apart)`;
+  const own = `${spent.cut} of ${spent.outputs}`;
+  return spent.judgeCalls === 0 ? own : `${own}; judge ${spent.judgeCut} of ${spent.judgeCalls}`;
 }
 
 /** The prompt and completion tokens of one iteration's calls, over every role but the judge. */

@@ -63,11 +63,21 @@ function proverSections(content: string): { proof: string; evaluation: string } 
   return { proof: text.slice(start + '\n## Solution\n'.length, evaluation).trim(), evaluation: text.slice(evaluation) };
 }
 
-/** The self-evaluation's score: its last \boxed{}, when that is a number (upstream's extract_self_eval); null when unreadable. */
-function selfScoreOf(evaluation: string): number | null {
-  const boxed = lastBoxedAnswer(evaluation)?.trim();
+/**
+ * A boxed score on the scale asked (0, 0.5 or 1), or null. Upstream keeps any
+ * number, for its own model, which answers on that scale; a reasoning model
+ * that grades out of 10 (`\boxed{8}`) then outranked every proof scored 1
+ * (a mean of 8 among 0s and 1s), picked as best-verified and refined first, a
+ * reading of its verdict no rater gave: a number outside [0, 1] is no score.
+ */
+function scaledScore(boxed: string | undefined): number | null {
   const score = boxed === undefined || boxed === '' ? Number.NaN : Number(boxed);
-  return Number.isFinite(score) ? score : null;
+  return Number.isFinite(score) && score >= 0 && score <= 1 ? score : null;
+}
+
+/** The self-evaluation's score: its last \boxed{}, when that is a number in [0, 1] (upstream's extract_self_eval); null when unreadable. */
+function selfScoreOf(evaluation: string): number | null {
+  return scaledScore(lastBoxedAnswer(evaluation)?.trim());
 }
 
 /**
@@ -92,7 +102,7 @@ function proverUnusable(output: LlmOutput, sections: { proof: string; evaluation
   const cut = cutOff(output);
   if (cut !== null) return `the proof was ${cut}`;
   if (sections === null) return 'no "## Solution" section followed by a "## Self Evaluation" section';
-  if (selfScoreOf(sections.evaluation) === null) return 'no \\boxed{} score in the self-evaluation';
+  if (selfScoreOf(sections.evaluation) === null) return 'no \\boxed{} score in [0, 1] in the self-evaluation';
   return !proof && answer === null ? `${NO_FINAL_ANSWER} in the Solution section` : null;
 }
 
@@ -156,12 +166,10 @@ Your response must follow this format: a "## Solution" section, then a "## Self 
   },
 });
 
-/** A rating's score: the last \boxed{} after the last `</think>`, when it is a number (upstream keeps any number). */
+/** A rating's score: the last \boxed{} after the last `</think>`, when it is a number in [0, 1] (upstream keeps any number: scaledScore says why not here). */
 export function parseRating(content: string): { score: number | null; rating: string } {
   const rating = (content.split('</think>').at(-1) ?? content).trim();
-  const boxed = lastBoxedAnswer(rating)?.trim();
-  const score = boxed === undefined || boxed === '' ? Number.NaN : Number(boxed);
-  return { score: Number.isFinite(score) ? score : null, rating };
+  return { score: scaledScore(lastBoxedAnswer(rating)?.trim()), rating };
 }
 
 /** The Rater's definition. */
@@ -191,7 +199,7 @@ ${[
     // A rating cut off at the limit is not read, as upstream reads only finished ones.
     const cut = cutOff(output);
     const parsed = cut === null ? parseRating(output.content) : { score: null, rating: output.content };
-    const unusable = parsed.score !== null ? null : cut === null ? 'no \\boxed{} score (0, 0.5 or 1)' : `the rating was ${cut}`;
+    const unusable = parsed.score !== null ? null : cut === null ? 'no \\boxed{} score (0, 0.5 or 1; a number outside [0, 1] is none)' : `the rating was ${cut}`;
     return { type: 'rater.completed', ...replyBase(request), candidate: request.candidate, index: request.index, ...parsed, ...unusableIf(unusable), call: callInfo(output) };
   },
 });

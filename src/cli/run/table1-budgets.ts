@@ -7,7 +7,7 @@
  */
 import { describeAgreement, distinctIterations, ruleJudgeAgreement } from '../../observers/agreement.ts';
 import { strategyOutline } from '../../host/strategy/strategy-outline.ts';
-import { methodSpend, unusableCell } from '../../report/method-spend.ts';
+import { cutCell, methodSpend, unusableCell } from '../../report/method-spend.ts';
 import { effectiveCompletionLimit } from '../../report/comparable.ts';
 import type { Table1Method } from './table1-method.ts';
 import { widthOf } from './table1-width.ts';
@@ -63,7 +63,7 @@ function budgetRow(method: Table1Method): string {
   const rounds = method.strategy === 'majority' ? '1' : String(method.run.maxIterations ?? '?');
   const spent = methodSpend(method.run);
   const limits = [String(limit), String(temperature ?? '?'), String(topP ?? "server's"), widthOf(method), rounds, String(numberAt(evaluation, 'contextWindow') ?? '?')];
-  const spending = [String(spent.calls), `${spent.tokens} (${spent.promptTokens} / ${spent.completionTokens})`, spent.judgeCalls === 0 ? '–' : `${spent.judgeCalls} / ${spent.judgeTokens}`, unusableCell(spent)];
+  const spending = [String(spent.calls), `${spent.tokens} (${spent.promptTokens} / ${spent.completionTokens})`, spent.judgeCalls === 0 ? '–' : `${spent.judgeCalls} / ${spent.judgeTokens}`, cutCell(spent), unusableCell(spent)];
   const cells = [method.strategy, ...limits, ...spending, judgedShare(method), describeAgreement(ruleJudgeAgreement(distinctIterations(method.run.iterations, strategyOutline(method.strategy, 0).upFront)))];
   return `| ${cells.join(' | ')} |`;
 }
@@ -85,10 +85,12 @@ export function budgetTable(methods: Table1Method[]): string[] {
     '',
     "'width': what the method drew per problem and round (N, M where it reads them; majority's samples drawn up front, each vote over draws of k of them; else the candidates its rounds held). 'calls' and 'tokens': what the method spent itself, over all its problems and rounds, its tokens as in all (in / out: those its prompts held, those its model wrote; a reply cut at its limit spends all of it out); 'judge calls / tokens': what grading its candidates cost, apart.",
     '',
+    "'cut at limit': the replies cut at their completion limit or by what the window left (finish_reason length; or stopped by a content filter), of those its own roles received, then the judge's of its passes: a reasoning model that fills its window spends its whole limit on each, and each is also counted in 'unusable' where its role could read nothing from it.",
+    '',
     "'unusable': the replies the method could not use (no final answer, no score or verdict, a plan, team, summary or bank update out of its format, empty or cut at the length limit), of those its own roles received, each attempt once (a reply forced to its end, as mas-ceo's are, is one reply of several calls), whatever their share (the notes below name the roles past the share that warns); then the judge's passes that gave no verdict, of its calls.",
     '',
-    '| method | completion limit | temperature | top_p | width | rounds | window | calls | tokens (in / out) | judge calls / tokens | unusable | judged | rule = judge |',
-    '|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| method | completion limit | temperature | top_p | width | rounds | window | calls | tokens (in / out) | judge calls / tokens | cut at limit | unusable | judged | rule = judge |',
+    '|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...methods.map(budgetRow),
   ];
 }
