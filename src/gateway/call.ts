@@ -151,6 +151,7 @@ export async function completeCall(context: CallContext, request: CompletionRequ
       // A sibling accepted what a replica rejected: that replica is configured unlike the pool, and counts a failed attempt.
       if (call.rejectedBy !== null && call.rejectedBy.state !== state) context.pool.replicaFailed(call.rejectedBy.state, request, call.rejectedBy.error);
       tellOddReply(context, state, request, result, finishReason);
+      tellImpossibleUsage(context, state, attempted);
       const { finishSaid, choices, ...completion } = result;
       return { ...completion, finishReason, countedTokens, replica: state.url, attempts, latencyMs: performance.now() - started };
     } catch (error) {
@@ -255,6 +256,20 @@ function tellOddReply(context: CallContext, state: EndpointState, request: Compl
   tellOtherModel(context, state, request, result);
   tellUnanswered(context, state, result, finishReason);
   if (result.choices > 1) tellOnce(context.toldOnce, `choices\n${state.url}`, () => context.options.onSeveralChoices?.(state.url, result.choices));
+}
+
+/**
+ * A usage whose counts no reply could have (completion tokens its text
+ * cannot hold, prompt tokens past its request's bytes) is ignored; the user
+ * is told once per endpoint, as every total of the run then rests on the
+ * run's own counts: before, a prompt count of 10^15 was set to 0 unsaid.
+ */
+function tellImpossibleUsage(context: CallContext, state: EndpointState, attempted: Attempted): void {
+  const { belied, beliedPrompt, chars } = attempted;
+  const what =
+    belied !== null ? `${belied} completion tokens for a reply of ${chars} character${chars === 1 ? '' : 's'}` : beliedPrompt !== null ? `${beliedPrompt} prompt tokens for a request of ${attempted.requestBytes} bytes` : null;
+  if (what === null) return;
+  tellOnce(context.toldOnce, `usage\n${state.url}`, () => context.options.onImpossibleUsage?.(state.url, what));
 }
 
 /** A reply that names another model than the one asked for is told of, once per endpoint and model named. */
