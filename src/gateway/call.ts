@@ -7,6 +7,7 @@
  */
 import { APIError } from 'openai';
 import type { ErrorCode } from '../kernel/errors.ts';
+import { refuseOtherModel, type PoolReplyModels } from './endpoints/pool-reply-models.ts';
 import { attempt, settleTokens, type AttemptContext, type Attempted } from './attempt.ts';
 import { CallDrained, CallFailedError } from './request/call-failed.ts';
 import { rejectsChatDialect, rejectsContinuousUsage, refusesStreaming, refusesSystemRole } from './request/dialect.ts';
@@ -45,6 +46,8 @@ export interface CallContext {
   nextSequence: () => number;
   /** What was told once per endpoint (GatewayOptions onOtherModel, onFiltered, onReasoningOnly): its keys. */
   toldOnce: Set<string>;
+  /** The models each pool's replicas answered with: a replica serving another model is drained (pool-reply-models.ts). */
+  replyModels: PoolReplyModels;
   /** Aborted when the gateway drains (Gateway.drain): a call waiting to be retried gives up (CallDrained). */
   drain: AbortSignal;
 }
@@ -145,6 +148,7 @@ export async function completeCall(context: CallContext, request: CompletionRequ
       const said = attempted.reply;
       const finishReason = said.finishReason ?? finishOfTokens(context, state, request, { ...said, countedTokens });
       const result = said.finishReason === null && finishReason === 'length' ? separatedOnceCut(said) : said;
+      refuseOtherModel(context.replyModels, context.pool, { state, request, named: result.model });
       // Refused with the field, answered without it: the field was the trouble.
       if (call.usageDropped) refuseStreamUsage(state);
       succeeded(tally, state, request, result, sentTo.prefixHit);
