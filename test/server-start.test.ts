@@ -204,6 +204,10 @@ describe('what no wait mends is refused at once, whatever the bound', () => {
     const { result, waits } = await check('http://tmas-no-such-host.invalid/v1', 600_000);
     expect((result as UserError).code).toBe('TMAS_ENDPOINT');
     expect((result as UserError).message).toMatch(/ENOTFOUND|EAI_AGAIN/);
+    // Before: 'Cannot reach the model endpoint …: connection failed: getaddrinfo ENOTFOUND … Check that the server is running …'.
+    expect((result as UserError).message).toMatch(/its host name tmas-no-such-host\.invalid does not resolve \(ENOTFOUND\)|no DNS server answered for its host name tmas-no-such-host\.invalid/);
+    expect((result as UserError).message).toContain('check the host\'s spelling in --base-url');
+    expect((result as UserError).message).not.toContain('Check that the server is running');
     expect(waits).toEqual([]);
   });
 });
