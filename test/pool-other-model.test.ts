@@ -17,13 +17,13 @@ afterEach(async () => {
 });
 
 /** A replica that lists `tmas-sim` and streams `answer` under the model name `named`; counts the run's completions (the openai client's, not a drained replica's probes). */
-async function replica(named: string, answer: string): Promise<{ url: string; completions: () => number }> {
+async function replica(named: string, answer: string, delayMs = 10): Promise<{ url: string; completions: () => number }> {
   let completions = 0;
   const server = await serveHttp((req: IncomingMessage, res: ServerResponse) => {
     if (req.url?.endsWith('/models')) return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'tmas-sim', object: 'model' }] }));
     if (req.headers['x-stainless-lang'] !== undefined) completions++;
     const usage = 'data: {"id":"x","object":"chat.completion.chunk","created":0,"model":"m","choices":[],"usage":{"prompt_tokens":20,"completion_tokens":5,"total_tokens":25}}\n\n';
-    setTimeout(() => res.writeHead(200, { 'content-type': 'text/event-stream' }).end(`${chatChunkEvent({ role: 'assistant', content: answer }, null, named)}${chatChunkEvent({}, 'stop', named)}${usage}data: [DONE]\n\n`), 10);
+    setTimeout(() => res.writeHead(200, { 'content-type': 'text/event-stream' }).end(`${chatChunkEvent({ role: 'assistant', content: answer }, null, named)}${chatChunkEvent({}, 'stop', named)}${usage}data: [DONE]\n\n`), delayMs);
   });
   closers.push(server.close);
   return { url: `${server.url.replace(/\/$/, '')}/v1`, completions: () => completions };
@@ -48,7 +48,8 @@ const drainedOf = (gateway: Gateway, url: string) => gateway.stats.endpoints.fin
 describe('a replica of a pool that answers with another model', () => {
   test('is drained, and none of its replies is counted: every call is answered by the replica serving the model', async () => {
     const good = await replica('tmas-sim', 'The answer is 42.');
-    const other = await replica('llama-3-8b-instruct', 'The answer is 41.');
+    // Slower than its sibling: a reply that comes before any sibling has answered with the name asked is counted, and warned about, as on a lone endpoint.
+    const other = await replica('llama-3-8b-instruct', 'The answer is 41.', 40);
     const gateway = gatewayOf();
     const replies = await calls(gateway, [good.url, other.url], 16, 3);
     // Before: about half of the 48 replies were the other model's ("41"), counted, and the replica stayed in the pool.
@@ -80,7 +81,28 @@ describe('a replica of a pool that answers with another model', () => {
     expect(gateway.stats.failures).toBe(0);
     expect(drainedOf(gateway, first.url)).toBe(false);
     expect(drainedOf(gateway, second.url)).toBe(false);
-    // Only the replies that came before any sibling's went to a sibling to be confirmed.
-    expect(gateway.stats.retries).toBeLessThanOrEqual(8);
+    // No reply is sent again to be confirmed: an alias is paid once.
+    expect(gateway.stats.retries).toBe(0);
+  });
+
+  test("names that differ by replica and none the name asked (each node's own first --served-model-name) are counted: every call completes, each paid once", async () => {
+    const first = await replica('node-a', 'The answer is 42.');
+    const second = await replica('node-b', 'The answer is 42.');
+    const gateway = gatewayOf();
+    const replies = await calls(gateway, [first.url, second.url], 16, 2);
+    // Before: every reply went on to a sibling to be confirmed, and every call failed after 4 attempts (128 completions paid for 32 calls).
+    expect(replies).toHaveLength(32);
+    expect(first.completions() + second.completions()).toBe(32);
+    expect(gateway.stats.retries).toBe(0);
+  });
+
+  test('an empty model name (a proxy\'s "model": "") names no other model: nothing refused, nothing drained', async () => {
+    const unnamed = await replica('', 'The answer is 42.');
+    const plain = await replica('tmas-sim', 'The answer is 42.');
+    const gateway = gatewayOf();
+    const replies = await calls(gateway, [unnamed.url, plain.url], 16, 2);
+    expect(replies).toHaveLength(32);
+    expect(gateway.stats.retries).toBe(0);
+    expect(drainedOf(gateway, unnamed.url)).toBe(false);
   });
 });

@@ -14,10 +14,11 @@
  * for another model only where a sibling replica vouches for the name asked:
  * then the replica is drained (its siblings serve the model, so the run can
  * still give what was asked; refusing the run would lose it). Where no
- * sibling has answered yet, the reply is not counted and its call goes to a
- * sibling, whose answer decides; where the siblings answer with the same
- * name, it is an alias the whole pool uses (a proxy, a deployment's name),
- * counted as before.
+ * sibling has answered with the name asked, the reply is counted, and warned
+ * about, as a lone endpoint's: a pool may answer with names that are all
+ * aliases (a proxy's, each node's own first `--served-model-name`), and
+ * refusing them until a sibling vouched paid each call again on every
+ * replica and failed it. An empty `model` names nothing.
  */
 
 import { ReplyError } from '../reply/reply-bounds.ts';
@@ -25,8 +26,8 @@ import type { CompletionRequest } from '../reply/completion.ts';
 import type { EndpointState } from './endpoint-state.ts';
 import type { ReplicaPool } from './replica-pool.ts';
 
-/** What a reply's model says of its replica: the model asked, or an alias its siblings share; unknown yet; another model. */
-export type ReplyModelVerdict = 'served' | 'unsure' | 'other';
+/** What a reply's model says of its replica: the model asked, or a name no sibling contradicts; another model. */
+export type ReplyModelVerdict = 'served' | 'other';
 
 /** A trailing date (`-2024-08-06`, `-20241022`, `-0613`) or `latest` tag, which names a version of the model asked for. */
 const VERSION_SUFFIX = /(?:[-@](?:\d{4}-\d{2}-\d{2}|\d{8}|\d{4}|latest)|:latest)$/;
@@ -42,7 +43,7 @@ export function modelFamily(name: string): string {
 export interface PoolReplyModels {
   /**
    * Records that `replica` of the pool of `replicas` answered a request for
-   * `asked` with `named`, and judges it (served, unsure, other). A lone
+   * `asked` with `named`, and judges it (served, other). A lone
    * endpoint's replies are always served: an alias there cannot be told
    * from another model, and is warned about.
    */
@@ -55,7 +56,8 @@ export function createPoolReplyModels(): PoolReplyModels {
   const answered = new Map<string, Set<string>>();
   return {
     judge({ replicas, replica, asked, named }) {
-      if (named === null || replicas.length < 2) return 'served';
+      // An empty name (some proxies send "model": "") says nothing of the model.
+      if (named === null || named.trim() === '' || replicas.length < 2) return 'served';
       const family = modelFamily(named);
       let own = answered.get(replica);
       if (own === undefined) answered.set(replica, (own = new Set()));
@@ -63,9 +65,7 @@ export function createPoolReplyModels(): PoolReplyModels {
       const wanted = modelFamily(asked);
       if (family === wanted) return 'served';
       const siblings = replicas.filter((url) => url !== replica).map((url) => answered.get(url) ?? new Set<string>());
-      if (siblings.some((families) => families.has(wanted))) return 'other';
-      if (siblings.some((families) => families.has(family))) return 'served';
-      return 'unsure';
+      return siblings.some((families) => families.has(wanted)) ? 'other' : 'served';
     },
   };
 }
@@ -73,20 +73,16 @@ export function createPoolReplyModels(): PoolReplyModels {
 /**
  * A replica of a pool that answers with another model than its siblings
  * serve is drained, and its reply, never counted, goes to a sibling as a
- * failed attempt (thrown); a reply whose model no sibling has confirmed nor
- * denied yet goes to a sibling too, whose answer decides.
+ * failed attempt (thrown).
  */
 export function refuseOtherModel(models: PoolReplyModels, pool: ReplicaPool, reply: { state: EndpointState; request: CompletionRequest; named: string | null }): void {
   const { state, request, named } = reply;
   const { model: asked, replicas = [] } = request.endpoint;
   const verdict = models.judge({ replicas, replica: state.url, asked, named });
-  if (verdict === 'served' || (verdict === 'unsure' && !pool.hasOtherLive(state, request))) return;
-  const error =
-    verdict === 'other'
-      ? new ReplyError('other-model', `the replica answered with the model "${named}", not "${asked}", which its sibling replicas answer with: its replies are not counted, and it is drained (check the model this server runs)`)
-      : new ReplyError('other-model', `the replica answered with the model "${named}", not "${asked}": the call goes to a sibling replica, whose model decides whether that name is an alias`);
+  if (verdict === 'served') return;
+  const error = new ReplyError('other-model', `the replica answered with the model "${named}", not "${asked}", which its sibling replicas answer with: its replies are not counted, and it is drained (check the model this server runs)`);
   // A probe's reply that names no model does not show the replica mended: it stays out.
   const stillOther = (probed: string | null) => probed === null || models.judge({ replicas, replica: state.url, asked, named: probed }) === 'other';
-  if (verdict === 'other') pool.drainNow(state, request, error, stillOther);
+  pool.drainNow(state, request, error, stillOther);
   throw error;
 }
