@@ -22,7 +22,8 @@ export const CONTEXT_MARGIN = 256;
 /** The window the server states, or null when its words give none. */
 export function statedWindow(said: string): number | null {
   const message = ungroupDigits(said);
-  const stated = /(?:context length(?: is(?: only)?| of(?: only)?)?|context size|context window(?: is| of)?|prompt length(?: is)?)\s*[:(]?\s*(\d+)/i.exec(message)?.[1] ?? HOSTED_WINDOW.map((words) => words.exec(message)?.[1]).find((found) => found !== undefined);
+  // Bounded spaces and digits: an error body is up to 64 KiB, and two open runs around an optional one take it in quadratic time (seconds).
+  const stated = /(?:context length(?: is(?: only)?| of(?: only)?)?|context size|context window(?: is| of)?|prompt length(?: is)?)\s{0,16}[:(]?\s{0,16}(\d+)/i.exec(message)?.[1] ?? HOSTED_WINDOW.map((words) => words.exec(message)?.[1]).find((found) => found !== undefined);
   return stated === undefined ? null : Number(stated);
 }
 
@@ -36,7 +37,7 @@ export function statedWindow(said: string): number | null {
  * 'context length of only W tokens' and xAI's 'maximum prompt length is W'
  * are read by statedWindow's own pattern.
  */
-const HOSTED_WINDOW = [/(\d+) maximum context length/i, /tokens > (\d+) maximum/i, /context limit: \d+ \+ \d+ > (\d+)/i, /maximum number of tokens allowed \((\d+)\)/i, /max_new_tokens`? must be <= (\d+)/i, /inputs`? must have less than (\d+) tokens/i];
+const HOSTED_WINDOW = [/(?<!\d)(\d{1,12}) maximum context length/i, /tokens > (\d+) maximum/i, /context limit: \d+ \+ \d+ > (\d+)/i, /maximum number of tokens allowed \((\d+)\)/i, /max_new_tokens`? must be <= (\d+)/i, /inputs`? must have less than (\d+) tokens/i];
 
 /** How many tokens the refused request asked for in all, as the server counted them; null when its words do not say. */
 export function requestedTokens(said: string): number | null {
