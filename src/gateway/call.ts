@@ -271,7 +271,11 @@ function tellOddReply(context: CallContext, state: EndpointState, request: Compl
 function tellImpossibleUsage(context: CallContext, state: EndpointState, attempted: Attempted): void {
   const { belied, beliedPrompt, chars } = attempted;
   const what =
-    belied !== null ? `${belied} completion tokens for a reply of ${chars} character${chars === 1 ? '' : 's'}` : beliedPrompt !== null ? `${beliedPrompt} prompt tokens for a request of ${attempted.requestBytes} bytes` : null;
+    belied !== null
+      ? `${belied} completion tokens for a reply of ${chars} character${chars === 1 ? '' : 's'}, counted with the run's tokenizer instead (usage.estimated in the journal)`
+      : beliedPrompt !== null
+        ? `${beliedPrompt} prompt tokens for a request of ${attempted.requestBytes} bytes, counted as none; its completion tokens are kept`
+        : null;
   if (what === null) return;
   tellOnce(context.toldOnce, `usage\n${state.url}`, () => context.options.onImpossibleUsage?.(state.url, what));
 }

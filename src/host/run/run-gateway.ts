@@ -55,8 +55,8 @@ export function createRunGateway(config: GatewayConfig, options: { encodeJson: J
       ),
     onImpossibleUsage: (endpoint, what) =>
       options.say(
-        `tmas: warning: ${endpoint} reports usage counts no reply could have (${what}); they are ignored: such a reply's completion tokens are counted with the run's tokenizer ` +
-          '(usage.estimated in the journal), its prompt tokens as none. A proxy or server that fills in the usage wrongly does this; metrics.json and the table\'s token figures rest on the run\'s own counts for those replies.',
+        `tmas: warning: ${endpoint} reports usage counts no reply could have (${what}). ` +
+          'A proxy or server that fills in the usage wrongly does this; metrics.json and the table\'s token figures rest on the run\'s own counts for those replies.',
       ),
     onUnstreamed: (endpoint) =>
       options.say(
