@@ -17,11 +17,13 @@ afterEach(async () => {
 });
 
 /** A replica that lists `tmas-sim` and streams `answer` under the model name `named`; counts the run's completions (the openai client's, not a drained replica's probes). */
-async function replica(named: string, answer: string, delayMs = 10): Promise<{ url: string; completions: () => number }> {
+async function replica(named: string, answer: string, delayMs = 10, probeNamed: string | null = named): Promise<{ url: string; completions: () => number }> {
   let completions = 0;
   const server = await serveHttp((req: IncomingMessage, res: ServerResponse) => {
     if (req.url?.endsWith('/models')) return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'tmas-sim', object: 'model' }] }));
     if (req.headers['x-stainless-lang'] !== undefined) completions++;
+    // A drained replica's probe: a whole one-token reply, naming `probeNamed` (or no model).
+    else return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: 'p', object: 'chat.completion', created: 0, ...(probeNamed === null ? {} : { model: probeNamed }), choices: [{ index: 0, message: { role: 'assistant', content: 'p' }, finish_reason: 'length' }] }));
     const usage = 'data: {"id":"x","object":"chat.completion.chunk","created":0,"model":"m","choices":[],"usage":{"prompt_tokens":20,"completion_tokens":5,"total_tokens":25}}\n\n';
     setTimeout(() => res.writeHead(200, { 'content-type': 'text/event-stream' }).end(`${chatChunkEvent({ role: 'assistant', content: answer }, null, named)}${chatChunkEvent({}, 'stop', named)}${usage}data: [DONE]\n\n`), delayMs);
   });
@@ -29,8 +31,8 @@ async function replica(named: string, answer: string, delayMs = 10): Promise<{ u
   return { url: `${server.url.replace(/\/$/, '')}/v1`, completions: () => completions };
 }
 
-function gatewayOf(): Gateway {
-  const gateway = createGateway({ concurrency: 8, timeoutMs: 10_000, maxRetries: 3, backoff: { baseMs: 20, capMs: 200 }, routing: 'least-loaded' });
+function gatewayOf(told: string[] = []): Gateway {
+  const gateway = createGateway({ concurrency: 8, timeoutMs: 10_000, maxRetries: 3, backoff: { baseMs: 20, capMs: 200 }, routing: 'least-loaded', onRetry: (event) => void told.push(event.error) });
   closers.push(() => gateway.close());
   return gateway;
 }
@@ -59,6 +61,18 @@ describe('a replica of a pool that answers with another model', () => {
     expect(drainedOf(gateway, other.url)).toBe(true);
     // Drained by its first replies: the calls in flight when they came, no more.
     expect(other.completions()).toBeLessThanOrEqual(8);
+  });
+
+  test('its probe, answered without a model name, keeps it out and is told as naming no model', async () => {
+    const good = await replica('tmas-sim', 'The answer is 42.');
+    const other = await replica('llama-3-8b-instruct', 'The answer is 41.', 40, null);
+    const told: string[] = [];
+    const gateway = gatewayOf(told);
+    await calls(gateway, [good.url, other.url], 16, 3);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(drainedOf(gateway, other.url)).toBe(true);
+    // Before: 'replica answers, but serves , not tmas-sim'.
+    expect(told).toContain('replica answers, but serves a model its reply does not name, not tmas-sim: it takes no call until it serves tmas-sim');
   });
 
   test("a dated name of the model asked (a hosted API's) is the model: nothing refused, nothing drained", async () => {

@@ -136,7 +136,8 @@ async function completes(base: string, access: ProbeAccess, transport: HttpTrans
     const answers = response.status < 500 && !(unlisted && response.status === 404);
     if (!answers || access.refuses === undefined || !response.ok) return answers;
     const named = answeredModel(text);
-    return access.refuses(named) ? (named ?? '') : true;
+    // Told as "serves X, not M": a reply naming no model is told as such, not as an empty name.
+    return access.refuses(named) ? (named ?? 'a model its reply does not name') : true;
   } catch {
     return false;
   }
