@@ -50,6 +50,33 @@ describe('a reasoning field left empty beside the one that holds the text', () =
   });
 });
 
+describe("OpenRouter's `reasoning_details` without a `reasoning` string beside it (a proxy that passes the list alone)", () => {
+  const detail = (text: string) => [{ type: 'reasoning.text', text, format: 'anthropic-claude-v1', index: 0 }];
+
+  test('streamed: its text items are the reasoning, counted against the limit as text; an encrypted item holds none', async () => {
+    const reasoning = words(300);
+    const pieces = reasoning.match(/.{1,40}/gs) ?? [];
+    const events = [...pieces.map((piece) => chunk({ role: 'assistant', content: '', reasoning_details: detail(piece) })), chunk({ content: '', reasoning_details: [{ type: 'reasoning.encrypted', data: 'eyJ…' }] }), chunk({ content: 'The answer is 3.' }), chunk({}, 'stop')];
+    const { result, stats } = await callTo(stream(events));
+    // Before: reasoning null, and the reply counted 4 tokens, its 600 of thinking read as keep-alives.
+    expect(result).toMatchObject({ content: 'The answer is 3.', reasoning, reasoningDialect: 'reasoning', attempts: 1 });
+    expect((result as Completion).countedTokens).toBeGreaterThan(600);
+    expect(stats.streamedChars).toBe(reasoning.length + 'The answer is 3.'.length);
+  });
+
+  test('whole: a summary item is read too', async () => {
+    const body = chatCompletionBody('The answer is 3.', { choices: [{ index: 0, message: { role: 'assistant', content: 'The answer is 3.', reasoning_details: [{ type: 'reasoning.summary', summary: 'Two plus one is three.' }] }, finish_reason: 'stop' }] });
+    const { result } = await callTo((res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body), 1000, { stream: false });
+    expect(result).toMatchObject({ content: 'The answer is 3.', reasoning: 'Two plus one is three.', reasoningDialect: 'reasoning' });
+  });
+
+  test('beside a `reasoning` string (as OpenRouter sends both), the string is read, once', async () => {
+    const events = [chunk({ reasoning: 'Two plus one is three.', reasoning_details: detail('Two plus one is three.') }), chunk({ content: 'The answer is 3.' }), chunk({}, 'stop')];
+    const { result } = await callTo(stream(events));
+    expect(result).toMatchObject({ reasoning: 'Two plus one is three.', reasoningDialect: 'reasoning' });
+  });
+});
+
 describe("Mistral's content parts (its reasoning models: `thinking` parts, then `text` parts)", () => {
   const thinking = (text: string) => [{ type: 'thinking', thinking: [{ type: 'text', text }] }];
 

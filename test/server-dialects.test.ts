@@ -96,6 +96,13 @@ describe("a context-length error states the server's window in the words of its 
     // TGI's refusal of a prompt past its max_input_tokens; before, a 422 that failed the call (TMAS_CALL_REJECTED).
     ['TGI on its input, its 422', (prompt) => ({ error: `Input validation error: \`inputs\` must have less than ${WINDOW} tokens. Given: ${prompt}`, error_type: 'validation' })],
     ['TGI (Together), its 422', (prompt, completion) => ({ error: `Input validation error: \`inputs\` tokens + \`max_new_tokens\` must be <= ${WINDOW}. Given: ${prompt} \`inputs\` tokens and ${completion} \`max_new_tokens\``, error_type: 'validation' })],
+    // Before, each of these windows went unread (the call refitted an eighth at a time, a 400 for each step, and no later
+    // call learned the window), or the refusal was no context-length error at all (xAI's: the call failed, TMAS_CALL_REJECTED).
+    ['LM Studio', (prompt, completion) => ({ error: `Trying to keep the first ${prompt + completion} tokens when context the overflows. However, the model is loaded with context length of only ${WINDOW} tokens, which is not enough. Try to load the model with a larger context length, or provide a shorter input` })],
+    ['Mistral', (prompt, completion) => ({ object: 'error', message: `Prompt contains ${prompt + completion} tokens and 0 draft tokens, too large for model with ${WINDOW} maximum context length`, type: 'invalid_request_error', param: null, code: null })],
+    ['Fireworks', (prompt, completion) => ({ error: { object: 'error', type: 'invalid_request_error', message: `The prompt is too long: ${prompt + completion}, model maximum context length: ${WINDOW}` } })],
+    ['xAI', (prompt, completion) => ({ code: 'Client specified an invalid argument', error: `This model's maximum prompt length is ${WINDOW} but the request contains ${prompt + completion} tokens.` })],
+    ['OpenRouter', (prompt, completion) => ({ error: { message: `This endpoint's maximum context length is ${WINDOW} tokens. However, you requested about ${prompt + completion} tokens (${prompt} of text input, ${completion} in the output). Please reduce the length of either one, or use the "middle-out" transform to compress your prompt automatically.`, code: 400 } })],
   ];
 
   /**
@@ -157,7 +164,7 @@ describe("a context-length error states the server's window in the words of its 
     }
   });
 
-  test.for(wordings.filter(([name]) => !['SGLang on its input', 'llama.cpp', 'TGI on its input, its 422'].includes(name)))('%s, counting the prompt longer than the run: a call refused in the stated window shrinks by the tokens it went over, not by half', async ([, refusal], { dir }) => {
+  test.for(wordings.filter(([name]) => !['SGLang on its input', 'llama.cpp', 'TGI on its input, its 422', 'LM Studio'].includes(name)))('%s, counting the prompt longer than the run: a call refused in the stated window shrinks by the tokens it went over, not by half', async ([, refusal], { dir }) => {
     // 600 tokens of chat template the run does not count: a call fitted into 8,192 asks the server for about 8,280.
     const server = await smallWindow(refusal, 600);
     try {

@@ -8,7 +8,7 @@
  */
 import { createServer, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
@@ -200,10 +200,33 @@ describe('what no wait mends is refused at once, whatever the bound', () => {
     }
   });
 
+  test('an https:// port that accepts the connection and never answers the TLS handshake: says so, and names the http:// URL, in bounded time', async () => {
+    // Reads what it is sent and never writes: a server of plain HTTP that waits for a request line does this with a ClientHello.
+    const server = createNetServer((socket) => socket.resume());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const started = performance.now();
+      const result = await checkEndpoints([{ endpoint: { baseUrl: `https://127.0.0.1:${port}/v1`, model: 'm', apiKey: 'k' }, flag: '--base-url' }], { waitMs: 0, timeoutMs: 1000 }).catch((error: unknown) => error);
+      expect((result as UserError).code).toBe('TMAS_ENDPOINT');
+      // Before: 'Cannot reach the model endpoint …: no whole answer to GET /models within 1 s. Check that the server is running …'.
+      expect((result as UserError).message).toContain(`it accepts connections on 127.0.0.1:${port} but never completed a TLS handshake within 3 s`);
+      expect((result as UserError).message).toContain(`give http://127.0.0.1:${port}/v1 as the base URL`);
+      // The check's limit and the handshake's wait.
+      expect(performance.now() - started).toBeLessThan(8_000);
+    } finally {
+      server.close();
+    }
+  });
+
   test('a host name that does not resolve', async () => {
     const { result, waits } = await check('http://tmas-no-such-host.invalid/v1', 600_000);
     expect((result as UserError).code).toBe('TMAS_ENDPOINT');
     expect((result as UserError).message).toMatch(/ENOTFOUND|EAI_AGAIN/);
+    // Before: 'Cannot reach the model endpoint …: connection failed: getaddrinfo ENOTFOUND … Check that the server is running …'.
+    expect((result as UserError).message).toMatch(/its host name tmas-no-such-host\.invalid does not resolve \(ENOTFOUND\)|no DNS server answered for its host name tmas-no-such-host\.invalid/);
+    expect((result as UserError).message).toContain('check the host\'s spelling in --base-url');
+    expect((result as UserError).message).not.toContain('Check that the server is running');
     expect(waits).toEqual([]);
   });
 });

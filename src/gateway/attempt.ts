@@ -68,6 +68,10 @@ export interface Attempted {
   tokens: ReplyTokens | null;
   /** The completion tokens of a usage the text belied; null when none was. */
   belied: number | null;
+  /** The prompt tokens of a usage that its request's bytes belied (counted as 0); null when none were. */
+  beliedPrompt: number | null;
+  /** The bytes of the request this reply answered. */
+  requestBytes: number;
   /** Characters of text (answer and reasoning). */
   chars: number;
 }
@@ -93,7 +97,7 @@ export async function attempt(context: AttemptContext, request: CompletionReques
   const whole = (reply: Reply): Attempted => {
     const chars = reply.content.length + (reply.reasoning?.length ?? 0);
     meter.text(chars);
-    return { ...weighUsage(reply, chars, meter), tokens, chars };
+    return { ...weighUsage(reply, chars, meter), tokens, chars, requestBytes: body.byteLength };
   };
   const started = performance.now();
   const watched = state.watch.watch();
@@ -126,7 +130,7 @@ export async function attempt(context: AttemptContext, request: CompletionReques
     // The server's chunks, as the OpenAI API defines them; fromStream reads every field defensively.
     const onKeepAlive = (data: string) => tellOnce(context.toldOnce, `keep-alive\n${state.url}`, () => context.options.onKeepAlive?.(state.url, data));
     const chunks = sseEvents(sorted.body, response.headers, onKeepAlive) as AsyncGenerator<ChatCompletionChunk[]>;
-    return await streamed(context, { state, watchdog, meter, tokens, watched, askedUsage, started }, chunks);
+    return { ...(await streamed(context, { state, watchdog, meter, tokens, watched, askedUsage, started }, chunks)), requestBytes: body.byteLength };
   } catch (error) {
     tokens?.stop();
     if (signal?.aborted) throw signal.reason ?? error;
@@ -193,7 +197,7 @@ interface StreamParts {
  * tokens once they may matter), its usage so far checked and given to the
  * knee's count, and taken as whole by the rule of stream-end.ts.
  */
-async function streamed(context: AttemptContext, parts: StreamParts, chunks: AsyncGenerator<ChatCompletionChunk[]>): Promise<Attempted> {
+async function streamed(context: AttemptContext, parts: StreamParts, chunks: AsyncGenerator<ChatCompletionChunk[]>): Promise<Omit<Attempted, 'requestBytes'>> {
   const { state, watchdog, meter, tokens, watched, askedUsage, started } = parts;
   const { tally } = context;
   // The usage so far this stream reported: each chunk's count, less the last, is what the server decoded meanwhile.

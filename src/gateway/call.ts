@@ -7,6 +7,7 @@
  */
 import { APIError } from 'openai';
 import type { ErrorCode } from '../kernel/errors.ts';
+import { refuseOtherModel, type PoolReplyModels } from './endpoints/pool-reply-models.ts';
 import { attempt, settleTokens, type AttemptContext, type Attempted } from './attempt.ts';
 import { CallDrained, CallFailedError } from './request/call-failed.ts';
 import { rejectsChatDialect, rejectsContinuousUsage, refusesStreaming, refusesSystemRole } from './request/dialect.ts';
@@ -45,6 +46,8 @@ export interface CallContext {
   nextSequence: () => number;
   /** What was told once per endpoint (GatewayOptions onOtherModel, onFiltered, onReasoningOnly): its keys. */
   toldOnce: Set<string>;
+  /** The models each pool's replicas answered with: a replica serving another model is drained (pool-reply-models.ts). */
+  replyModels: PoolReplyModels;
   /** Aborted when the gateway drains (Gateway.drain): a call waiting to be retried gives up (CallDrained). */
   drain: AbortSignal;
 }
@@ -145,12 +148,14 @@ export async function completeCall(context: CallContext, request: CompletionRequ
       const said = attempted.reply;
       const finishReason = said.finishReason ?? finishOfTokens(context, state, request, { ...said, countedTokens });
       const result = said.finishReason === null && finishReason === 'length' ? separatedOnceCut(said) : said;
+      refuseOtherModel(context.replyModels, context.pool, { state, request, named: result.model });
       // Refused with the field, answered without it: the field was the trouble.
       if (call.usageDropped) refuseStreamUsage(state);
       succeeded(tally, state, request, result, sentTo.prefixHit);
       // A sibling accepted what a replica rejected: that replica is configured unlike the pool, and counts a failed attempt.
       if (call.rejectedBy !== null && call.rejectedBy.state !== state) context.pool.replicaFailed(call.rejectedBy.state, request, call.rejectedBy.error);
       tellOddReply(context, state, request, result, finishReason);
+      tellImpossibleUsage(context, state, attempted);
       const { finishSaid, choices, ...completion } = result;
       return { ...completion, finishReason, countedTokens, replica: state.url, attempts, latencyMs: performance.now() - started };
     } catch (error) {
@@ -255,6 +260,24 @@ function tellOddReply(context: CallContext, state: EndpointState, request: Compl
   tellOtherModel(context, state, request, result);
   tellUnanswered(context, state, result, finishReason);
   if (result.choices > 1) tellOnce(context.toldOnce, `choices\n${state.url}`, () => context.options.onSeveralChoices?.(state.url, result.choices));
+}
+
+/**
+ * A usage whose counts no reply could have (completion tokens its text
+ * cannot hold, prompt tokens past its request's bytes) is ignored; the user
+ * is told once per endpoint, as every total of the run then rests on the
+ * run's own counts: before, a prompt count of 10^15 was set to 0 unsaid.
+ */
+function tellImpossibleUsage(context: CallContext, state: EndpointState, attempted: Attempted): void {
+  const { belied, beliedPrompt, chars } = attempted;
+  const what =
+    belied !== null
+      ? `${belied} completion tokens for a reply of ${chars} character${chars === 1 ? '' : 's'}, counted with the run's tokenizer instead (usage.estimated in the journal)`
+      : beliedPrompt !== null
+        ? `${beliedPrompt} prompt tokens for a request of ${attempted.requestBytes} bytes, counted as none; its completion tokens are kept`
+        : null;
+  if (what === null) return;
+  tellOnce(context.toldOnce, `usage\n${state.url}`, () => context.options.onImpossibleUsage?.(state.url, what));
 }
 
 /** A reply that names another model than the one asked for is told of, once per endpoint and model named. */

@@ -9,7 +9,8 @@ import { redactKeys, type Endpoint } from './gateway.ts';
 import { AnswerTooLargeError, createHttpTransport, HeadersTooLargeError } from './request/http-transport.ts';
 import { describeFailure } from './request/retry.ts';
 import { schemeAdvice, tlsAdvice } from './request/tls-trust.ts';
-import { tlsPortAdvice } from './request/speaks-tls.ts';
+import { unresolvedHostAdvice } from './request/host-unresolved.ts';
+import { stalledHandshakeAdvice, tlsPortAdvice } from './request/speaks-tls.ts';
 import { forwardedRefusalNote, proxyFailure } from './request/proxy/proxy-failure.ts';
 import { proxyRoute, throughProxy } from './request/proxy/proxy-env.ts';
 import { namesModel } from './endpoints/listed-model.ts';
@@ -223,8 +224,11 @@ async function listModels(endpoint: Endpoint, { flag, modelFlag, key }: Endpoint
     const tls = tlsAdvice(error, endpoint.baseUrl) ?? schemeAdvice(error, endpoint.baseUrl);
     if (tls !== null) throw new UserError('TMAS_ENDPOINT', `The endpoint ${endpoint.baseUrl} (from ${flag}) was not called${throughProxy(endpoint.baseUrl)}: ${tls}.`, { cause: error });
     const through = throughProxy(endpoint.baseUrl);
+    // No server was reached: the name is what to fix, not whether a server runs.
+    const unresolved = deadline.aborted || through !== '' ? null : unresolvedHostAdvice(error, endpoint.baseUrl, flag);
+    if (unresolved !== null) throw new UserError('TMAS_ENDPOINT', `The endpoint ${endpoint.baseUrl} (from ${flag}) was not called: ${unresolved}.`, { cause: error });
     // Reached directly, and closed without HTTP: a TLS port given an http:// URL says so, not that the server may not run.
-    const tlsPort = deadline.aborted || through !== '' ? null : await tlsPortAdvice(error, endpoint.baseUrl);
+    const tlsPort = through !== '' ? null : deadline.aborted ? await stalledHandshakeAdvice(endpoint.baseUrl) : await tlsPortAdvice(error, endpoint.baseUrl);
     if (tlsPort !== null) throw new UserError('TMAS_ENDPOINT', `The endpoint ${endpoint.baseUrl} (from ${flag}) was not called: ${tlsPort}.`, { cause: error });
     throw new UserError(
       'TMAS_ENDPOINT',

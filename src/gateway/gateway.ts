@@ -24,6 +24,7 @@ import { createGatewayCounters, statsOf, type GatewayStats } from './endpoints/g
 import { gatewayLedger, runLedger, tallyOf } from './endpoints/ledger.ts';
 import { DEFAULT_BACKOFF, DEFAULT_DOWN_AFTER, DEFAULT_LOAD_POLL_MS, type GatewayOptions } from './endpoints/gateway-options.ts';
 import { startLoadPoller } from './endpoints/load-reading.ts';
+import { createPoolReplyModels } from './endpoints/pool-reply-models.ts';
 import { createReplicaPool } from './endpoints/replica-pool.ts';
 import { describeFailure, retryBudgetMs } from './request/retry.ts';
 import { createRouter } from './dispatch/routing.ts';
@@ -119,6 +120,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     describe,
     nextSequence: () => sequence++,
     toldOnce,
+    replyModels: createPoolReplyModels(),
     drain: draining.signal,
   };
   const poller = serverQueue === 'short' ? startLoadPoller(pool.endpoints, dispatcher, transport, maxPollMs) : null;

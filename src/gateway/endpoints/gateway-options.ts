@@ -83,6 +83,13 @@ export interface GatewayOptions {
    * asked: the first is read, and counted by its text (the usage counts them all).
    */
   onSeveralChoices?: (endpoint: string, choices: number) => void;
+  /**
+   * Told once per endpoint when a reply's usage stated counts no reply could
+   * have (`what`: the first such count, and what it was set against): they
+   * are ignored, the completion tokens counted by the reply's text, the
+   * prompt tokens taken as none.
+   */
+  onImpossibleUsage?: (endpoint: string, what: string) => void;
   /** Told once per endpoint when it answers a streamed request with a whole JSON reply (read as such). */
   onUnstreamed?: (endpoint: string) => void;
   /** Hears, once per endpoint, that its `/metrics` are not used (our streams belie them), and why: its load is inferred from our streams from then on. */

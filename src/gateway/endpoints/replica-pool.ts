@@ -48,6 +48,12 @@ export interface ReplicaPool {
   replicasOf(request: CompletionRequest, attempts: number): { pool: string; replicas: EndpointState[] };
   /** Counts a failed attempt on a replica of a pool; drains it after `downAfter` in a row, and stops the pool when none is left. */
   replicaFailed(state: EndpointState, request: CompletionRequest, error: unknown): void;
+  /**
+   * Drains a replica of a pool at once (it serves another model than its
+   * siblings), as its last failed attempt would; it is let back only once its
+   * probe's reply names a model `refuses` does not.
+   */
+  drainNow(state: EndpointState, request: CompletionRequest, error: unknown, refuses: (named: string | null) => boolean): void;
   /** A replica that did not answer at start: one trial call at a time until one succeeds (Gateway.suspect). */
   suspect(baseUrl: string, endpoint: CompletionRequest['endpoint']): void;
   /** Whether the pool of `request` has a replica not drained besides `state`, where its retry goes without waiting. */
@@ -66,6 +72,7 @@ export function createReplicaPool(context: ReplicaPoolContext): ReplicaPool {
   const downPools = new Map<string, UserError>();
   const { down, declareDown } = downSignal();
   const watches = createReturnWatches(context.transport, context.backoff);
+  const otherModelReplicas = new OtherModelReplicas();
   const outages = createPoolOutages(context.outageGraceMs, (pool, error) => {
     downPools.set(pool, error);
     stopPool(pool, error);
@@ -107,7 +114,7 @@ export function createReplicaPool(context: ReplicaPoolContext): ReplicaPool {
       };
       const otherModels = (served: string[]) =>
         context.onRetry?.({ endpoint: state.url, attempt: 0, error: `replica answers, but serves ${served.slice(0, 4).join(', ')}${served.length > 4 ? ', …' : ''}, not ${model}: it takes no call until it serves ${model}`, waitMs: 0 });
-      watches.watch(state.url, { apiKey: state.apiKey, model }, state.drainsInARow, back, otherModels);
+      watches.watch(state.url, { apiKey: state.apiKey, model, ...otherModelReplicas.probing(state.url) }, state.drainsInARow, back, otherModels);
       // Every replica drained: the calls wait, as long as one endpoint's retries would, for one to answer again.
       if (urls.every((url) => stateOf(url, request.endpoint).drained)) {
         const seconds = Math.round(context.outageGraceMs / 1000);
@@ -115,6 +122,10 @@ export function createReplicaPool(context: ReplicaPoolContext): ReplicaPool {
         outages.begin(pool, () => poolDownError(pool, request, describe, error));
       }
       dispatcher.pump();
+    },
+    drainNow(state, request, error, refuses) {
+      otherModelReplicas.mark(state, refuses, downAfter);
+      this.replicaFailed(state, request, error);
     },
     suspect: (baseUrl, endpoint) => onProbation(stateOf(baseUrl, endpoint), downAfter),
     hasOtherLive(state, request) {
@@ -160,6 +171,21 @@ function downSignal(): { down: Promise<never>; declareDown: (error: UserError) =
   });
   down.catch(() => {});
   return { down, declareDown };
+}
+
+/** Replicas drained for answering with another model than their siblings, and whether a model a probe names is still another (pool-reply-models.ts). */
+class OtherModelReplicas extends Map<string, (named: string | null) => boolean> {
+  /** Marks `state` as serving another model: one failed attempt short of draining, which the caller's then drains. */
+  mark(state: EndpointState, refuses: (named: string | null) => boolean, downAfter: number): void {
+    this.set(state.url, refuses);
+    state.failedAttempts = Math.max(state.failedAttempts, downAfter - 1);
+  }
+
+  /** What the probe of the drained replica `url` checks its reply's model with (replica-return.ts ProbeAccess). */
+  probing(url: string): { refuses?: (named: string | null) => boolean } {
+    const refuses = this.get(url);
+    return refuses === undefined ? {} : { refuses };
+  }
 }
 
 /**

@@ -29,9 +29,22 @@ export interface ReturnWatches {
    * `drainsInARow` (1 or more) sets the first period. `onOtherModels` hears,
    * once a watch, of a server that answers but lists other models only.
    */
-  watch(url: string, access: { apiKey: string; model: string }, drainsInARow: number, onBack: () => void, onOtherModels?: (served: string[]) => void): void;
+  watch(url: string, access: ProbeAccess, drainsInARow: number, onBack: () => void, onOtherModels?: (served: string[]) => void): void;
   /** Stops every watch (the gateway closes). */
   close(): void;
+}
+
+/**
+ * How a drained replica is asked: its key and the run's model; `refuses`,
+ * for a replica drained for answering with another model than its siblings
+ * (pool-reply-models.ts), says whether the model its one-token completion
+ * names is still another: such a replica is not back (before, it was let
+ * back at each period, paid a call and drained again).
+ */
+export interface ProbeAccess {
+  apiKey: string;
+  model: string;
+  refuses?: (named: string | null) => boolean;
 }
 
 /** Watches over `transport`, paced by the retries' `backoff`. */
@@ -66,7 +79,7 @@ interface WatchListeners {
 }
 
 /** Watches `url` until it answers its model list and a completion, then calls `back` once. Returns a function that stops the watch. */
-function watchForReturn(url: string, access: { apiKey: string; model: string }, transport: HttpTransport, backoff: BackoffOptions & { firstMs: number }, on: WatchListeners): () => void {
+function watchForReturn(url: string, access: ProbeAccess, transport: HttpTransport, backoff: BackoffOptions & { firstMs: number }, on: WatchListeners): () => void {
   let period = backoff.firstMs;
   let timer: NodeJS.Timeout | null = null;
   let stopped = false;
@@ -76,9 +89,13 @@ function watchForReturn(url: string, access: { apiKey: string; model: string }, 
     const listed = await modelList(`${base}/models`, access, transport);
     if (Array.isArray(listed)) {
       if (!stopped) on.otherModels(listed);
-    } else if (listed !== 'down' && (await completes(base, access, transport, listed === 'none'))) {
-      if (!stopped) on.back();
-      return;
+    } else if (listed !== 'down') {
+      const completed = await completes(base, access, transport, listed === 'none');
+      if (completed === true) {
+        if (!stopped) on.back();
+        return;
+      }
+      if (typeof completed === 'string' && !stopped) on.otherModels([completed]);
     }
     period = Math.min(backoff.capMs, period * 2);
     schedule();
@@ -102,9 +119,10 @@ function watchForReturn(url: string, access: { apiKey: string; model: string }, 
  * does not take is the call's business, not a sign of a dead server). A 5xx,
  * no answer or a broken connection: not back; nor a 404 from a server
  * without a model list (`unlisted`), for which this is the only sign it
- * serves the model. Never rejects.
+ * serves the model; nor one that answers with a model `access.refuses`
+ * (returned: the name it answered with). Never rejects.
  */
-async function completes(base: string, access: { apiKey: string; model: string }, transport: HttpTransport, unlisted: boolean): Promise<boolean> {
+async function completes(base: string, access: ProbeAccess, transport: HttpTransport, unlisted: boolean): Promise<boolean | string> {
   try {
     const body = JSON.stringify({ model: access.model, messages: [{ role: 'user', content: 'ping' }], max_tokens: 1, stream: false });
     const response = await transport.request(`${base}/chat/completions`, {
@@ -114,10 +132,25 @@ async function completes(base: string, access: { apiKey: string; model: string }
       signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
     });
     // Read to its end, within the same time: a server that sends headers and then holds the body is not back.
-    await response.text();
-    return response.status < 500 && !(unlisted && response.status === 404);
+    const text = await response.text();
+    const answers = response.status < 500 && !(unlisted && response.status === 404);
+    if (!answers || access.refuses === undefined || !response.ok) return answers;
+    const named = answeredModel(text);
+    // Told as "serves X, not M": a reply naming no model is told as such, not as an empty name.
+    return access.refuses(named) ? (named ?? 'a model its reply does not name') : true;
   } catch {
     return false;
+  }
+}
+
+/** The `model` a completion's body names first (a JSON body, or the events of a server that streams whatever it is asked), or null. */
+function answeredModel(text: string): string | null {
+  const found = /"model"\s*:\s*("(?:[^"\\]|\\.)*")/.exec(text)?.[1];
+  if (found === undefined) return null;
+  try {
+    return JSON.parse(found) as string;
+  } catch {
+    return null;
   }
 }
 
@@ -129,7 +162,7 @@ async function completes(base: string, access: { apiKey: string; model: string }
  * a replica never came back), or `down` (an answer that is no model list
  * among them). Never rejects.
  */
-async function modelList(url: string, access: { apiKey: string; model: string }, transport: HttpTransport): Promise<'listed' | 'none' | 'down' | string[]> {
+async function modelList(url: string, access: ProbeAccess, transport: HttpTransport): Promise<'listed' | 'none' | 'down' | string[]> {
   try {
     const response = await transport.request(url, { headers: { authorization: `Bearer ${access.apiKey}` }, signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
     if (!response.ok) {

@@ -257,6 +257,8 @@ export interface WeighedUsage<R> {
   reply: R;
   /** The completion tokens of a usage that cannot hold the text (then dropped from the reply); null when believed or absent. */
   belied: number | null;
+  /** The prompt tokens a believed usage stated that its request's bytes cannot hold (then counted as 0); null when none such. */
+  beliedPrompt: number | null;
 }
 
 /**
@@ -267,11 +269,13 @@ export interface WeighedUsage<R> {
  * it in with zeros, and such replies were journaled as costing nothing.
  */
 export function weighUsage<R extends { usage: ReadUsage | null }>(reply: R, chars: number, meter: ReplyMeter): WeighedUsage<R> {
-  if (reply.usage === null) return { reply, belied: null };
+  if (reply.usage === null) return { reply, belied: null, beliedPrompt: null };
   const claimed = reply.usage.completionTokens;
   const impossible = meter.impossible(limitedTokens(reply.usage));
-  if (impossible || !usageHolds(chars, claimed) || (claimed === 0 && chars > 0)) return { reply: { ...reply, usage: null }, belied: claimed };
-  return { reply: { ...reply, usage: meter.settle(reply.usage) }, belied: null };
+  if (impossible || !usageHolds(chars, claimed) || (claimed === 0 && chars > 0)) return { reply: { ...reply, usage: null }, belied: claimed, beliedPrompt: null };
+  const settled = meter.settle(reply.usage);
+  const stated = reply.usage.promptTokens;
+  return { reply: { ...reply, usage: settled }, belied: null, beliedPrompt: settled.promptTokens === stated ? null : stated };
 }
 
 /** What a journaled answer holds, as the bounds read it. */

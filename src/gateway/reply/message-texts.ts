@@ -15,6 +15,12 @@
  *   and a long one was cut and retried until it failed). A field left empty
  *   beside one that holds the text gives way to it.
  *
+ * - OpenRouter's `reasoning_details`, a list of `reasoning.text` items (their
+ *   `text`) and `reasoning.summary` items (their `summary`), read where no
+ *   `reasoning` string comes beside it (OpenRouter sends both for most
+ *   models; a proxy that passes the list alone left the reasoning unread,
+ *   its stream's thinking counted as keep-alives and by no meter); its
+ *   `reasoning.encrypted` items hold no text;
  * - a content part sent bare, as an object rather than a list of one.
  *
  * A field of another type (a number, an object that is no part) holds no
@@ -37,7 +43,22 @@ export function messageTexts(message: unknown): MessageTexts {
   const reasoning = reasoningField(fields);
   if (reasoning !== null) return { content, reasoning: fields[reasoning] as string, reasoningField: reasoning };
   if (thinking !== null) return { content, reasoning: thinking, reasoningField: 'thinking' };
+  const details = detailsText(fields['reasoning_details']);
+  if (details !== null) return { content, reasoning: details, reasoningField: 'reasoning' };
   return { content, reasoning: '', reasoningField: null };
+}
+
+/** The text of OpenRouter's `reasoning_details` list: its text and summary items' words; null when it is no list or holds none (an encrypted item alone, an empty list: no dialect). */
+function detailsText(details: unknown): string | null {
+  if (!Array.isArray(details)) return null;
+  let text = '';
+  for (const item of details as unknown[]) {
+    if (typeof item !== 'object' || item === null) continue;
+    const { type, text: words, summary } = item as Record<string, unknown>;
+    if (type === 'reasoning.text' && typeof words === 'string') text += words;
+    else if (type === 'reasoning.summary' && typeof summary === 'string') text += summary;
+  }
+  return text === '' ? null : text;
 }
 
 /**

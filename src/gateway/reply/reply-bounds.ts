@@ -8,7 +8,7 @@
  */
 
 /** Why a reply was given up: `timeout` (idle or total limit), `malformed` (over the size cap, or an incomplete stream) or `unfinished` (the server said it ended the generation before it was done: finish-reason.ts). */
-export type ReplyFault = 'timeout' | 'malformed' | 'unfinished';
+export type ReplyFault = 'timeout' | 'malformed' | 'unfinished' | 'other-model';
 
 /** A reply that broke one of its bounds or its format; retried like a timeout or an unparseable body. */
 export class ReplyError extends Error {

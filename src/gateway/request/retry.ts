@@ -85,7 +85,8 @@ function classifyStatus(error: unknown): FailureKind {
 function isContextLengthError(error: APIError): boolean {
   // llama.cpp's server: type exceed_context_size_error, 'request (N tokens) exceeds the available context size (M tokens)'.
   if (error.code === 'context_length_exceeded' || error.type === 'exceed_context_size_error') return true;
-  if (/maximum context length|context length|too many tokens|exceeds the available context size/i.test(error.message)) return true;
+  // xAI's 'This model's maximum prompt length is N but the request contains P tokens'; LM Studio's and others' 'context window'.
+  if (/maximum context length|context length|context window|maximum prompt length|too many tokens|exceeds the available context size/i.test(error.message)) return true;
   // Hosted APIs' words: Anthropic's 'prompt is too long: N tokens > M maximum' and 'input length and `max_tokens` exceed context limit',
   // Gemini's 'The input token count (N) exceeds the maximum number of tokens allowed (M)', TGI's (Together's) '`inputs` tokens + `max_new_tokens` must be <= M'.
   // TGI's '`inputs` must have less than N tokens' (its prompt past max_input_tokens).

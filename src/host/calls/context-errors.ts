@@ -22,7 +22,8 @@ export const CONTEXT_MARGIN = 256;
 /** The window the server states, or null when its words give none. */
 export function statedWindow(said: string): number | null {
   const message = ungroupDigits(said);
-  const stated = /(?:context length(?: is(?: only)?| of)?|context size)\s*\(?(\d+)/i.exec(message)?.[1] ?? HOSTED_WINDOW.map((words) => words.exec(message)?.[1]).find((found) => found !== undefined);
+  // Bounded spaces and digits: an error body is up to 64 KiB, and two open runs around an optional one take it in quadratic time (seconds).
+  const stated = /(?:context length(?: is(?: only)?| of(?: only)?)?|context size|context window(?: is| of)?|prompt length(?: is)?)\s{0,16}[:(]?\s{0,16}(\d+)/i.exec(message)?.[1] ?? HOSTED_WINDOW.map((words) => words.exec(message)?.[1]).find((found) => found !== undefined);
   return stated === undefined ? null : Number(stated);
 }
 
@@ -31,17 +32,22 @@ export function statedWindow(said: string): number | null {
  * tokens > W maximum', 'exceed context limit: P + C > W'), Gemini ('… the
  * maximum number of tokens allowed (W)'), TGI and Together ('… must be <= W';
  * TGI's prompt alone: '`inputs` must have less than W tokens', a window no
- * larger than its own).
+ * larger than its own), Mistral ('too large for model with W maximum context
+ * length'). Fireworks' 'model maximum context length: W', LM Studio's
+ * 'context length of only W tokens' and xAI's 'maximum prompt length is W'
+ * are read by statedWindow's own pattern.
  */
-const HOSTED_WINDOW = [/tokens > (\d+) maximum/i, /context limit: \d+ \+ \d+ > (\d+)/i, /maximum number of tokens allowed \((\d+)\)/i, /max_new_tokens`? must be <= (\d+)/i, /inputs`? must have less than (\d+) tokens/i];
+const HOSTED_WINDOW = [/(?<!\d)(\d{1,12}) maximum context length/i, /tokens > (\d+) maximum/i, /context limit: \d+ \+ \d+ > (\d+)/i, /maximum number of tokens allowed \((\d+)\)/i, /max_new_tokens`? must be <= (\d+)/i, /inputs`? must have less than (\d+) tokens/i];
 
 /** How many tokens the refused request asked for in all, as the server counted them; null when its words do not say. */
 export function requestedTokens(said: string): number | null {
   const message = ungroupDigits(said);
-  const total = /(?:you requested|a total of|input|length|request) \(?(\d+)(?:\.0)? tokens/i.exec(message)?.[1];
+  // OpenRouter's 'you requested about T tokens', Mistral's 'Prompt contains T tokens', xAI's 'the request contains T tokens'.
+  const total = /(?:you requested(?: about)?|a total of|input|length|request|contains) \(?(\d+)(?:\.0)? tokens/i.exec(message)?.[1];
   if (total !== undefined) return Number(total);
   // Anthropic's 'prompt is too long: T tokens' (Gemini's 'input token count (T)'), and the prompt and completion summed: its 'P + C > W', TGI's 'Given: P `inputs` tokens and C `max_new_tokens`'.
-  const prompted = /too long: (\d+) tokens/i.exec(message)?.[1] ?? /input token count \((\d+)\)/i.exec(message)?.[1];
+  // Fireworks' 'The prompt is too long: T, model maximum context length: W'.
+  const prompted = /too long: (\d+)(?: tokens)?/i.exec(message)?.[1] ?? /input token count \((\d+)\)/i.exec(message)?.[1];
   if (prompted !== undefined) return Number(prompted);
   const parts = /limit: (\d+) \+ (\d+) >/i.exec(message) ?? /Given: (\d+) `?inputs`? tokens and (\d+) `?max_new_tokens/i.exec(message);
   if (parts !== null) return Number(parts[1]) + Number(parts[2]);

@@ -53,6 +53,11 @@ export function createRunGateway(config: GatewayConfig, options: { encodeJson: J
         `tmas: warning: ${endpoint} sent ${choices} choices in a reply where one was asked (n is never sent): the server decodes, and a hosted API bills, every one; ` +
           "tmas reads choice 0 and counts its tokens by its text, as the usage counts them all. Check the server's or proxy's default n.",
       ),
+    onImpossibleUsage: (endpoint, what) =>
+      options.say(
+        `tmas: warning: ${endpoint} reports usage counts no reply could have (${what}). ` +
+          'A proxy or server that fills in the usage wrongly does this; metrics.json and the table\'s token figures rest on the run\'s own counts for those replies.',
+      ),
     onUnstreamed: (endpoint) =>
       options.say(
         `tmas: warning: ${endpoint} answers streamed requests with whole JSON replies; they are read as such, but --timeout (${config.timeoutSeconds} s) ` +
