@@ -186,6 +186,8 @@ function exprEqualAsRead(texA: string, texB: string, options: ExprCompareOptions
   const exact = agreeAtPoints(pair, EXACT_TOLERANCE);
   // Within floating-point error is not yet equal: "x + 10^{-12}" is not "x".
   if (exact === 'equal') return confirmedAtPoints(pair) === false ? 'different' : 'equal';
+  // "\lceil n/2 \rceil" against "\lfloor (n+1)/2 \rfloor": apart only between integers, where n never is.
+  if (exact === 'different' && equalAtIntegersOnly(pair)) return 'equal';
   // "\sum_{k=1}^{n} k" against "n(n+1)/2": a sum left unevaluated shows no value to differ by.
   if (exact === 'different' && !sameBigOperators(ca, cb)) return 'unsure';
   // "\frac{\sqrt{yz}}{z}" against "\sqrt{\frac{y}{z}}": equal where every letter is positive, as a
@@ -243,6 +245,45 @@ function agreeAtPoints(pair: SampledPair, tol: Tolerance): 'equal' | 'different'
   if (agreed >= 2) return 'equal';
   // Nowhere comparable (domain errors everywhere): nothing was shown either way.
   return 'unsure';
+}
+
+/** Letters conventionally an integer in a formula with a floor or a ceiling: n, m, k, j, i, N. */
+const INTEGER_LETTER = /^v_[nmkjiN]$/;
+
+/** Every integer from -SPAN to SPAN for one letter; a grid of -SPAN2..SPAN2 for two. */
+const SPAN = 64;
+const SPAN2 = 8;
+
+/** Scopes at every small integer (one or two letters), then at the wide integer points; null for more letters. */
+function everySmallInteger(names: readonly string[]): Map<string, unknown>[] | null {
+  const range = (span: number): number[] => Array.from({ length: 2 * span + 1 }, (_, i) => i - span);
+  const [first, second, ...rest] = names;
+  if (first === undefined || rest.length > 0) return null;
+  const small = second === undefined ? range(SPAN).map((v) => new Map<string, unknown>([[first, v]])) : range(SPAN2).flatMap((u) => range(SPAN2).map((v) => new Map<string, unknown>([[first, u], [second, v]])));
+  return [...small, ...Array.from({ length: INTEGER_POINTS }, (_, p) => integerScope(names, [], p))];
+}
+
+/**
+ * Whether two expressions with a floor, factorial or the like, in one or two
+ * integer letters, agree at every small integer and at the wide integer
+ * points: real points between integers part them, which an integer n never
+ * takes. Every small integer, not a sample: "\lfloor\sqrt{n-1}\rfloor" and
+ * "\lfloor\sqrt{n}\rfloor" part only at squares. A letter that may be real
+ * ("\lfloor x \rfloor" against "x"): false.
+ */
+function equalAtIntegersOnly(pair: SampledPair): boolean {
+  const { a, b, names, funcs, rename, scaleA, scaleB } = pair;
+  if (!INTEGER_FUNCTIONS.test(a.code) && !INTEGER_FUNCTIONS.test(b.code)) return false;
+  if (!names.every((n) => INTEGER_LETTER.test(n)) || funcs.length > 0 || scaleA !== 1 || scaleB !== 1) return false;
+  const scopes = everySmallInteger(names);
+  if (scopes === null) return false;
+  let agreed = 0;
+  for (const scope of scopes) {
+    const verdict = valuesClose(evaluateAt(a, scope), evaluateAt(b, renamed(scope, rename)), EXACT_TOLERANCE);
+    if (verdict === false) return false;
+    if (verdict === true) agreed += 1;
+  }
+  return agreed >= 2;
 }
 
 /** The sample points at which every variable is positive (pointValue). */
