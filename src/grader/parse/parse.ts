@@ -272,6 +272,18 @@ function realCondition(inner: string): Answer | null {
   return pieces.every((piece) => inequalityLetter(piece) === m[1]) ? condition : null;
 }
 
+/**
+ * "\{k^2 : k \in \mathbb{Z}\}": the colon of a set-builder is its bar, not a ratio. Read as one, the set was the
+ * tuple "(k^2, k) \in \mathbb{Z}", another set than "\{k^2 \mid k \in \mathbb{Z}\}", sure of it. Only where a
+ * condition follows it (a relation or a membership); "\{3 : 4\}" keeps its ratio.
+ */
+function builderBar(inner: string): string {
+  const parts = splitTopLevel(inner, [':']);
+  const [head, condition] = parts;
+  if (parts.length !== 2 || head === undefined || condition === undefined || head.trim() === '') return inner;
+  return /\\(?:in|le|ge|leq|geq|ne|neq|mid)(?![a-zA-Z])|[<>=]/.test(condition) ? `${head.trim()} \\mid ${condition.trim()}` : inner;
+}
+
 /** Parses one item of a list: no top-level commas remain. */
 function parseItem(input: string): Answer {
   const tex = input.trim();
@@ -284,9 +296,9 @@ function parseItem(input: string): Answer {
   if (tex.startsWith('\\{') && isWrapped(tex)) {
     const inner = tex.slice(2, -2).trim();
     if (inner === '') return { kind: 'set', items: [] };
-    const condition = realCondition(inner);
+    const condition = realCondition(builderBar(inner));
     if (condition !== null) return condition;
-    const list = parseCommaList(inner);
+    const list = parseCommaList(builderBar(inner));
     return { kind: 'set', items: list.kind === 'list' ? list.items : [list] };
   }
   if ((tex.startsWith('(') || tex.startsWith('[')) && isWrapped(tex)) {
