@@ -14,6 +14,14 @@ describe('a formula ranged over every integer is its residue class', () => {
     expect(verdictOf('\\{2l+1 : l \\in \\mathbb{Z}\\}', 'odd')).toBe('equal');
   });
 
+  it('reads the range after "for", "for some" or "for all" too', () => {
+    expect(verdictOf('6t+5 \\text{ for some } t \\in \\mathbb{Z}', 'n \\equiv 5 \\pmod 6')).toBe('equal');
+    expect(verdictOf('2j \\text{ for } j \\in \\mathbb{Z}', '\\text{all even integers}')).toBe('equal');
+    expect(verdictOf('2j \\text{ for all } j \\in \\mathbb{Z}', '\\text{even}')).toBe('equal');
+    expect(verdictOf('6t+1 \\text{ for some } t \\in \\mathbb{Z}', 'n \\equiv 5 \\pmod 6')).toBe('different');
+    expect(verdictOf('2j \\text{ for } j \\in \\mathbb{N}', '\\text{all even integers}')).not.toBe('equal');
+  });
+
   it('is another class where the residue or the modulus differs, and no class over the naturals', () => {
     expect(verdictOf('\\{5t+3 \\mid t \\in \\mathbb{Z}\\}', 'n \\equiv 2 \\pmod{5}')).toBe('different');
     expect(verdictOf('\\{2m : m \\in \\mathbb{Z}\\}', '\\text{all odd integers}')).toBe('different');

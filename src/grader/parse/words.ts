@@ -193,7 +193,7 @@ const INTEGER_BUILDER = /^\\\{\s*(.+?)\s*(?::|\\mid|\|)\s*([jklmt]\s*\\in\s*\\ma
 /** Items that are all residue classes, as one reduced set; null otherwise. */
 function residueList(text: string): string | null {
   const listed = text.replace(INTEGER_BUILDER, '$1, $2').replace(PARENTHESIZED_PARAMETER, ', $1');
-  const all = expandCongruences(listed.replace(/\s*,?\s+((?:where|for)\s+[jklmt]\s*\\in)/, ', $1')).split(/\s*(?:,|;|\band\b|\bor\b)\s*/);
+  const all = expandCongruences(listed.replace(/\s*,?\s+((?:where|for(?:\s+(?:some|all|any))?)\s+[jklmt]\s*\\in)/, ', $1')).split(/\s*(?:,|;|\band\b|\bor\b)\s*/);
   // "n = 2k+1, k \in \mathbb{Z}": the parameter ranging over every integer is what the class says already.
   const items = all.filter((item) => !INTEGER_PARAMETER.test(item));
   if (items.length === 0) return null;
@@ -308,13 +308,15 @@ export function canonicalWords(cleaned: string): Worded {
   if (verdict !== null) return { tex: `\\text{${verdict[1] ?? ''}}`, freeText: false, domain: '' };
   const cases = caseTexts(plain(tex));
   if (cases !== null) return { tex, freeText: false, domain: '', cases };
-  const { text, domain } = withoutQualifiers(parameterRange(plain(tex)));
-  if (text !== plain(tex)) tex = text;
+  const whole = plain(tex);
+  const { text, domain } = withoutQualifiers(parameterRange(whole));
+  if (text !== whole) tex = text;
   const named = namedSet(text);
   if (named !== null) return { tex: named, freeText: false, domain };
   const choice = choiceLetters(text);
   if (choice !== null) return { tex: choice, freeText: false, domain };
-  const residues = residueList(text);
+  // "2k+1 for k \in \mathbb{Z}": the qualifier taken off as a domain is the range that makes the formula a class.
+  const residues = residueList(text) ?? (text === whole ? null : residueList(whole));
   if (residues !== null) return { tex: residues, freeText: false, domain };
   // Environment names, blackboard letters and a unit after a number ("12 \text{ square units}") are not prose.
   const counted = tex
