@@ -38,4 +38,14 @@ describe('floors and ceilings of an integer letter', () => {
       ['\\lceil \\frac{t}{2} \\rceil', '\\lfloor \\frac{t+1}{2} \\rfloor'],
     ], false);
   });
+
+  it('stay apart where a floor rounds nothing at an integer: its letter is meant real', () => {
+    expectEach([
+      ['\\lfloor k \\rfloor', 'k'],
+      ['\\lceil n \\rceil + 1', 'n + 1'],
+      ['\\lfloor m \\rfloor^2', 'm^2'],
+      ['\\lfloor k \\rfloor', '\\lceil k \\rceil'],
+      ['\\lfloor 2N \\rfloor - N', '\\lceil N \\rceil'],
+    ], false);
+  });
 });

@@ -8,7 +8,8 @@
  */
 import { approximationVerdict, decimalsAgree, toDecimal } from './decimals.ts';
 import { exactValue } from './exact.ts';
-import { compileLatex, preciseEntriesEqual, preciseEqual, preciseEqualAt, type Compiled } from './mathjs-env.ts';
+import { roundingArguments } from './rounding-arguments.ts';
+import { compileCode, compileLatex, preciseEntriesEqual, preciseEqual, preciseEqualAt, type Compiled } from './mathjs-env.ts';
 import * as Q from './rational.ts';
 import { EXACT_TOLERANCE, roundedTolerance, scaleValue, valuesClose, type Tolerance } from './values.ts';
 
@@ -277,6 +278,8 @@ function equalAtIntegersOnly(pair: SampledPair): boolean {
   if (!names.every((n) => INTEGER_LETTER.test(n)) || funcs.length > 0 || scaleA !== 1 || scaleB !== 1) return false;
   const scopes = everySmallInteger(names);
   if (scopes === null) return false;
+  // "\lfloor k \rfloor" against "k": a floor that rounds nothing at an integer was written for a real k.
+  if (roundsNothingAtIntegers(a, scopes) || roundsNothingAtIntegers(b, scopes.map((scope) => renamed(scope, rename)))) return false;
   let agreed = 0;
   for (const scope of scopes) {
     const verdict = valuesClose(evaluateAt(a, scope), evaluateAt(b, renamed(scope, rename)), EXACT_TOLERANCE);
@@ -284,6 +287,22 @@ function equalAtIntegersOnly(pair: SampledPair): boolean {
     if (verdict === true) agreed += 1;
   }
   return agreed >= 2;
+}
+
+/**
+ * Whether some floor or ceiling of `c` has an integer argument at every
+ * integer scope where it is defined: it rounds nothing there, so its writer
+ * meant the letter real. True too when there are too many to read.
+ */
+function roundsNothingAtIntegers(c: Compiled, scopes: readonly Map<string, unknown>[]): boolean {
+  const args = roundingArguments(c.code);
+  if (args === null) return true;
+  return args.some((code) => {
+    const fn = compileCode(code);
+    if (fn === null) return true;
+    const values = scopes.map((scope) => evaluateAt({ ...c, fn }, scope)).filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
+    return values.every((v) => Math.abs(v - Math.round(v)) <= 1e-9 * Math.max(1, Math.abs(v)));
+  });
 }
 
 /** The sample points at which every variable is positive (pointValue). */
