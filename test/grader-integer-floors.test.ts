@@ -48,4 +48,12 @@ describe('floors and ceilings of an integer letter', () => {
       ['\\lfloor 2N \\rfloor - N', '\\lceil N \\rceil'],
     ], false);
   });
+
+  it('stay apart where they part only at an integer that random points miss', () => {
+    expectEach([
+      ['\\lceil \\frac{n}{100} \\rceil', '\\lfloor \\frac{n}{100} \\rfloor + 1'],
+      ['\\lfloor \\frac{n^3}{1000} \\rfloor', '\\lfloor \\frac{n^3+1}{1000} \\rfloor'],
+      ['\\lceil \\frac{x}{100} \\rceil', '\\lfloor \\frac{x}{100} \\rfloor + 1'],
+    ], false);
+  });
 });

@@ -186,7 +186,7 @@ function exprEqualAsRead(texA: string, texB: string, options: ExprCompareOptions
   const pair = { a: ca, b: cb, names, funcs, rename, scaleA, scaleB };
   const exact = agreeAtPoints(pair, EXACT_TOLERANCE);
   // Within floating-point error is not yet equal: "x + 10^{-12}" is not "x".
-  if (exact === 'equal') return confirmedAtPoints(pair) === false ? 'different' : 'equal';
+  if (exact === 'equal') return confirmedAtPoints(pair) === false || partedAtSmallIntegers(pair) ? 'different' : 'equal';
   // "\lceil n/2 \rceil" against "\lfloor (n+1)/2 \rfloor": apart only between integers, where n never is.
   if (exact === 'different' && equalAtIntegersOnly(pair)) return 'equal';
   // "\sum_{k=1}^{n} k" against "n(n+1)/2": a sum left unevaluated shows no value to differ by.
@@ -287,6 +287,19 @@ function equalAtIntegersOnly(pair: SampledPair): boolean {
     if (verdict === true) agreed += 1;
   }
   return agreed >= 2;
+}
+
+/**
+ * Whether two expressions with a floor or the like, equal at the sample
+ * points, part at some small integer those points missed: "\lceil n/100 \rceil"
+ * and "\lfloor n/100 \rfloor + 1" part only at multiples of 100, 0 among them.
+ */
+function partedAtSmallIntegers(pair: SampledPair): boolean {
+  const { a, b, names, funcs, rename, scaleA, scaleB } = pair;
+  if (!INTEGER_FUNCTIONS.test(a.code) && !INTEGER_FUNCTIONS.test(b.code)) return false;
+  const scopes = funcs.length > 0 ? null : everySmallInteger(names);
+  if (scopes === null) return false;
+  return scopes.some((scope) => valuesClose(scaleValue(evaluateAt(a, scope), scaleA), scaleValue(evaluateAt(b, renamed(scope, rename)), scaleB), EXACT_TOLERANCE) === false);
 }
 
 /**
