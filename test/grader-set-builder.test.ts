@@ -18,4 +18,11 @@ describe('a set-builder', () => {
     expect(verdictOf('(m, m+1) \\mid m \\in \\mathbb{Z}', '(m, m) \\mid m \\in \\mathbb{Z}')).not.toBe('equal');
     expect(verdictOf('\\{t^2 \\mid t \\in \\mathbb{Z}\\}', '\\{t^3 : t \\in \\mathbb{Z}\\}')).not.toBe('equal');
   });
+
+  it('whose formula is only the letter it ranges is the set it ranges over', () => {
+    expect(verdictOf('\\{k \\mid k \\in \\mathbb{Z}\\}', '\\mathbb{Z}')).toBe('equal');
+    expect(verdictOf('\\{k : k \\in \\mathbb{Z}\\}', '\\mathbb{Z}')).toBe('equal');
+    expect(verdictOf('\\{x \\mid x \\in \\mathbb{R}\\}', '\\mathbb{R}')).toBe('equal');
+    expect(verdictOf('\\{k \\mid k \\in \\mathbb{Z}\\}', '\\mathbb{N}')).not.toBe('equal');
+  });
 });

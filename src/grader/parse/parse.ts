@@ -284,6 +284,15 @@ function builderBar(inner: string): string {
   return /\\(?:in|le|ge|leq|geq|ne|neq|mid)(?![a-zA-Z])|[<>=]/.test(condition) ? `${head.trim()} \\mid ${condition.trim()}` : inner;
 }
 
+/**
+ * "\{k \mid k \in \mathbb{Z}\}": a builder whose formula is only the letter it ranges is the membership
+ * "k \in \mathbb{Z}", whose name is dropped as any label's; kept as a formula, \mathbb{Z} was another set.
+ */
+function bareLetterBuilder(inner: string): string {
+  const m = /^([A-Za-z])\s*\\mid\s*([A-Za-z])\s*(\\in(?![a-zA-Z]).*)$/s.exec(inner);
+  return m !== null && m[1] === m[2] ? `${m[2]} ${m[3] ?? ''}` : inner;
+}
+
 /** Parses one item of a list: no top-level commas remain. */
 function parseItem(input: string): Answer {
   const tex = input.trim();
@@ -298,7 +307,7 @@ function parseItem(input: string): Answer {
     if (inner === '') return { kind: 'set', items: [] };
     const condition = realCondition(builderBar(inner));
     if (condition !== null) return condition;
-    const list = parseCommaList(builderBar(inner));
+    const list = parseCommaList(bareLetterBuilder(builderBar(inner)));
     return { kind: 'set', items: list.kind === 'list' ? list.items : [list] };
   }
   if ((tex.startsWith('(') || tex.startsWith('[')) && isWrapped(tex)) {
