@@ -13,4 +13,10 @@ describe('sets of reals named on both sides', () => {
     expect(verdictOf('[0, 4] \\setminus \\{2\\}', '[0, 4] \\setminus \\{1\\}')).toBe('different');
     expect(verdictOf('\\mathbb{R}\\setminus\\{3\\}', '\\mathbb{R} \\setminus \\{ 3 \\}')).toBe('equal');
   });
+
+  it('keep a "\\pm" inside the excluded set: one set, not two readings', () => {
+    expect(verdictOf('\\mathbb{R} \\setminus \\{\\pm 1\\}', '\\mathbb{R} \\setminus \\{-1, 1\\}')).toBe('equal');
+    expect(verdictOf('\\mathbb{R} \\setminus \\{\\pm 1\\}', '(-\\infty, -1) \\cup (-1, 1) \\cup (1, \\infty)')).toBe('equal');
+    expect(verdictOf('\\mathbb{R} \\setminus \\{\\pm 1\\}', '\\mathbb{R} \\setminus \\{1\\}')).not.toBe('equal');
+  });
 });

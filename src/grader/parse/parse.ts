@@ -332,7 +332,9 @@ function parseItem(input: string): Answer {
   if (/^\\text\{[^{}]*\}$/.test(tex)) return textAnswer(tex);
   // "No", "NO": the word, as "Yes" is; read as the product of N and o, "no" was different from "No".
   if (/^no$/i.test(tex)) return textAnswer(tex);
-  const pm = expandPlusMinus(tex);
+  // "\mathbb{R} \setminus \{\pm 1\}" is one set, whose excluded set reads its own "\pm" (real-sets.ts): split
+  // into "\mathbb{R} \setminus \{1\}" or "\mathbb{R} \setminus \{-1\}", it was another set than \mathbb{R} \setminus \{-1, 1\}.
+  const pm = splitTopLevel(tex, ['\\setminus']).length > 1 ? null : expandPlusMinus(tex);
   if (pm !== null) return { kind: 'list', items: flatten(pm.map(parseItem)) };
   const quantity = splitQuantity(tex);
   if (quantity.tex === '') return textAnswer(tex);
