@@ -25,4 +25,10 @@ describe('a set-builder', () => {
     expect(verdictOf('\\{x \\mid x \\in \\mathbb{R}\\}', '\\mathbb{R}')).toBe('equal');
     expect(verdictOf('\\{k \\mid k \\in \\mathbb{Z}\\}', '\\mathbb{N}')).not.toBe('equal');
   });
+
+  it('whose formula is only the letter its equation names is that value', () => {
+    expect(verdictOf('\\{x \\mid x = 2\\}', '\\{x \\mid x = 3\\}')).toBe('different');
+    expect(verdictOf('\\{x : x = 2\\}', '\\{x : x = 3\\}')).toBe('different');
+    expect(verdictOf('\\{x : x = 2\\}', '\\{x \\mid x = 2\\}')).toBe('equal');
+  });
 });

@@ -285,11 +285,12 @@ function builderBar(inner: string): string {
 }
 
 /**
- * "\{k \mid k \in \mathbb{Z}\}": a builder whose formula is only the letter it ranges is the membership
- * "k \in \mathbb{Z}", whose name is dropped as any label's; kept as a formula, \mathbb{Z} was another set.
+ * "\{k \mid k \in \mathbb{Z}\}", "\{x \mid x = 2\}": a builder whose formula is only the letter its condition
+ * ranges or names is that membership or equation, whose name is dropped as any label's; kept as a formula,
+ * \mathbb{Z} was another set, and \{x \mid x = 2\} against \{x \mid x = 3\} unsure.
  */
 function bareLetterBuilder(inner: string): string {
-  const m = /^([A-Za-z])\s*\\mid\s*([A-Za-z])\s*(\\in(?![a-zA-Z]).*)$/s.exec(inner);
+  const m = /^([A-Za-z])\s*\\mid\s*([A-Za-z])\s*((?:\\in(?![a-zA-Z])|=).*)$/s.exec(inner);
   return m !== null && m[1] === m[2] ? `${m[2]} ${m[3] ?? ''}` : inner;
 }
 
