@@ -116,8 +116,8 @@ export class AnswerComparer {
     if (gold.kind === 'relation' || pred.kind === 'relation') return this.relationCase(gold, pred);
     if (gold.kind === 'list' || pred.kind === 'list') return this.listCase(gold, pred);
     if (isIntervalLike(gold) !== isIntervalLike(pred) && this.realSets(gold, pred)) return true;
-    // "\mathbb{R}" against "(-\infty, \infty)": a set named or built against one written out.
-    if (isIntervalLike(gold) && isIntervalLike(pred) && gold.kind !== pred.kind && (gold.kind === 'expr' || pred.kind === 'expr')) return this.namedRealSets(gold, pred);
+    // "\mathbb{R}" against "(-\infty, \infty)": a set named or built against one written out; or two read ("\mathbb{R} \setminus \{1\}" against "\mathbb{R} \setminus \{0\}").
+    if (isIntervalLike(gold) && isIntervalLike(pred) && (gold.kind !== pred.kind ? gold.kind === 'expr' || pred.kind === 'expr' : gold.kind === 'expr' && toRealSet(gold) !== null && toRealSet(pred) !== null)) return this.namedRealSets(gold, pred);
     if (gold.kind === 'set' && pred.kind === 'set') return sameMembers(gold.items, pred.items, (x, y) => this.equal(x, y));
     if (gold.kind === 'tuple' && pred.kind === 'tuple') return this.tuples(gold, pred);
     if (gold.kind === 'tuple' && pred.kind === 'expr' && isVector(pred.tex)) return this.settle(vectorVerdict(gold, pred.tex, this.options.precision));

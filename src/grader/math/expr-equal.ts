@@ -8,7 +8,8 @@
  */
 import { approximationVerdict, decimalsAgree, toDecimal } from './decimals.ts';
 import { exactValue } from './exact.ts';
-import { compileLatex, preciseEntriesEqual, preciseEqual, preciseEqualAt, type Compiled } from './mathjs-env.ts';
+import { roundingArguments } from './rounding-arguments.ts';
+import { compileCode, compileLatex, preciseEntriesEqual, preciseEqual, preciseEqualAt, type Compiled } from './mathjs-env.ts';
 import * as Q from './rational.ts';
 import { EXACT_TOLERANCE, roundedTolerance, scaleValue, valuesClose, type Tolerance } from './values.ts';
 
@@ -185,7 +186,9 @@ function exprEqualAsRead(texA: string, texB: string, options: ExprCompareOptions
   const pair = { a: ca, b: cb, names, funcs, rename, scaleA, scaleB };
   const exact = agreeAtPoints(pair, EXACT_TOLERANCE);
   // Within floating-point error is not yet equal: "x + 10^{-12}" is not "x".
-  if (exact === 'equal') return confirmedAtPoints(pair) === false ? 'different' : 'equal';
+  if (exact === 'equal') return confirmedAtPoints(pair) === false || partedAtSmallIntegers(pair) ? 'different' : 'equal';
+  // "\lceil n/2 \rceil" against "\lfloor (n+1)/2 \rfloor": apart only between integers, where n never is.
+  if (exact === 'different' && equalAtIntegersOnly(pair)) return 'equal';
   // "\sum_{k=1}^{n} k" against "n(n+1)/2": a sum left unevaluated shows no value to differ by.
   if (exact === 'different' && !sameBigOperators(ca, cb)) return 'unsure';
   // "\frac{\sqrt{yz}}{z}" against "\sqrt{\frac{y}{z}}": equal where every letter is positive, as a
@@ -243,6 +246,76 @@ function agreeAtPoints(pair: SampledPair, tol: Tolerance): 'equal' | 'different'
   if (agreed >= 2) return 'equal';
   // Nowhere comparable (domain errors everywhere): nothing was shown either way.
   return 'unsure';
+}
+
+/** Letters conventionally an integer in a formula with a floor or a ceiling: n, m, k, j, i, N. */
+const INTEGER_LETTER = /^v_[nmkjiN]$/;
+
+/** Every integer from -SPAN to SPAN for one letter; a grid of -SPAN2..SPAN2 for two. */
+const SPAN = 64;
+const SPAN2 = 8;
+
+/** Scopes at every small integer (one or two letters), then at the wide integer points; null for more letters. */
+function everySmallInteger(names: readonly string[]): Map<string, unknown>[] | null {
+  const range = (span: number): number[] => Array.from({ length: 2 * span + 1 }, (_, i) => i - span);
+  const [first, second, ...rest] = names;
+  if (first === undefined || rest.length > 0) return null;
+  const small = second === undefined ? range(SPAN).map((v) => new Map<string, unknown>([[first, v]])) : range(SPAN2).flatMap((u) => range(SPAN2).map((v) => new Map<string, unknown>([[first, u], [second, v]])));
+  return [...small, ...Array.from({ length: INTEGER_POINTS }, (_, p) => integerScope(names, [], p))];
+}
+
+/**
+ * Whether two expressions with a floor, factorial or the like, in one or two
+ * integer letters, agree at every small integer and at the wide integer
+ * points: real points between integers part them, which an integer n never
+ * takes. Every small integer, not a sample: "\lfloor\sqrt{n-1}\rfloor" and
+ * "\lfloor\sqrt{n}\rfloor" part only at squares. A letter that may be real
+ * ("\lfloor x \rfloor" against "x"): false.
+ */
+function equalAtIntegersOnly(pair: SampledPair): boolean {
+  const { a, b, names, funcs, rename, scaleA, scaleB } = pair;
+  if (!INTEGER_FUNCTIONS.test(a.code) && !INTEGER_FUNCTIONS.test(b.code)) return false;
+  if (!names.every((n) => INTEGER_LETTER.test(n)) || funcs.length > 0 || scaleA !== 1 || scaleB !== 1) return false;
+  const scopes = everySmallInteger(names);
+  if (scopes === null) return false;
+  // "\lfloor k \rfloor" against "k": a floor that rounds nothing at an integer was written for a real k.
+  if (roundsNothingAtIntegers(a, scopes) || roundsNothingAtIntegers(b, scopes.map((scope) => renamed(scope, rename)))) return false;
+  let agreed = 0;
+  for (const scope of scopes) {
+    const verdict = valuesClose(evaluateAt(a, scope), evaluateAt(b, renamed(scope, rename)), EXACT_TOLERANCE);
+    if (verdict === false) return false;
+    if (verdict === true) agreed += 1;
+  }
+  return agreed >= 2;
+}
+
+/**
+ * Whether two expressions with a floor or the like, equal at the sample
+ * points, part at some small integer those points missed: "\lceil n/100 \rceil"
+ * and "\lfloor n/100 \rfloor + 1" part only at multiples of 100, 0 among them.
+ */
+function partedAtSmallIntegers(pair: SampledPair): boolean {
+  const { a, b, names, funcs, rename, scaleA, scaleB } = pair;
+  if (!INTEGER_FUNCTIONS.test(a.code) && !INTEGER_FUNCTIONS.test(b.code)) return false;
+  const scopes = funcs.length > 0 ? null : everySmallInteger(names);
+  if (scopes === null) return false;
+  return scopes.some((scope) => valuesClose(scaleValue(evaluateAt(a, scope), scaleA), scaleValue(evaluateAt(b, renamed(scope, rename)), scaleB), EXACT_TOLERANCE) === false);
+}
+
+/**
+ * Whether some floor or ceiling of `c` has an integer argument at every
+ * integer scope where it is defined: it rounds nothing there, so its writer
+ * meant the letter real. True too when there are too many to read.
+ */
+function roundsNothingAtIntegers(c: Compiled, scopes: readonly Map<string, unknown>[]): boolean {
+  const args = roundingArguments(c.code);
+  if (args === null) return true;
+  return args.some((code) => {
+    const fn = compileCode(code);
+    if (fn === null) return true;
+    const values = scopes.map((scope) => evaluateAt({ ...c, fn }, scope)).filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
+    return values.every((v) => Math.abs(v - Math.round(v)) <= 1e-9 * Math.max(1, Math.abs(v)));
+  });
 }
 
 /** The sample points at which every variable is positive (pointValue). */

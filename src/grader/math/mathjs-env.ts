@@ -216,6 +216,15 @@ export interface Compiled extends Translation {
 
 const cache = new Map<string, Compiled | null>();
 
+/** Compiles mathjs source the translator wrote (a part of a Compiled's code); null when mathjs cannot. */
+export function compileCode(code: string): EvalFunction | null {
+  try {
+    return mathjs().math.compile(code);
+  } catch {
+    return null;
+  }
+}
+
 /** Compiles cleaned LaTeX; null when it is not an expression we can evaluate. Cached. */
 export function compileLatex(tex: string): Compiled | null {
   const hit = cache.get(tex);

@@ -25,7 +25,7 @@ export function isLabel(tex: string): boolean {
   if (!/[a-zA-Z]/.test(t)) return false;
   const bare = withoutArguments(t);
   if (/\d/.test(bare)) return false;
-  if (/[+\-=<>*]|\\(?:cdot|times|pm|le|ge|ne|sqrt|infty|pi)(?![a-zA-Z])/.test(bare)) return false;
+  if (/[+\-=<>*]|\\(?:cdot|times|pm|le|ge|ne|sqrt|infty|pi|mid)(?![a-zA-Z])/.test(bare)) return false;
   // A Greek or other single-letter command is a name; longer control
   // structures (\sum, \int) are not.
   const commands = bare.match(/\\[a-zA-Z]+/g) ?? [];

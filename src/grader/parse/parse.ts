@@ -272,6 +272,28 @@ function realCondition(inner: string): Answer | null {
   return pieces.every((piece) => inequalityLetter(piece) === m[1]) ? condition : null;
 }
 
+/**
+ * "\{k^2 : k \in \mathbb{Z}\}": the colon of a set-builder is its bar, not a ratio. Read as one, the set was the
+ * tuple "(k^2, k) \in \mathbb{Z}", another set than "\{k^2 \mid k \in \mathbb{Z}\}", sure of it. Only where a
+ * condition follows it (a relation or a membership); "\{3 : 4\}" keeps its ratio.
+ */
+function builderBar(inner: string): string {
+  const parts = splitTopLevel(inner, [':']);
+  const [head, condition] = parts;
+  if (parts.length !== 2 || head === undefined || condition === undefined || head.trim() === '') return inner;
+  return /\\(?:in|le|ge|leq|geq|ne|neq|mid)(?![a-zA-Z])|[<>=]/.test(condition) ? `${head.trim()} \\mid ${condition.trim()}` : inner;
+}
+
+/**
+ * "\{k \mid k \in \mathbb{Z}\}", "\{x \mid x = 2\}": a builder whose formula is only the letter its condition
+ * ranges or names is that membership or equation, whose name is dropped as any label's; kept as a formula,
+ * \mathbb{Z} was another set, and \{x \mid x = 2\} against \{x \mid x = 3\} unsure.
+ */
+function bareLetterBuilder(inner: string): string {
+  const m = /^([A-Za-z])\s*\\mid\s*([A-Za-z])\s*((?:\\in(?![a-zA-Z])|=).*)$/s.exec(inner);
+  return m !== null && m[1] === m[2] ? `${m[2]} ${m[3] ?? ''}` : inner;
+}
+
 /** Parses one item of a list: no top-level commas remain. */
 function parseItem(input: string): Answer {
   const tex = input.trim();
@@ -284,9 +306,9 @@ function parseItem(input: string): Answer {
   if (tex.startsWith('\\{') && isWrapped(tex)) {
     const inner = tex.slice(2, -2).trim();
     if (inner === '') return { kind: 'set', items: [] };
-    const condition = realCondition(inner);
+    const condition = realCondition(builderBar(inner));
     if (condition !== null) return condition;
-    const list = parseCommaList(inner);
+    const list = parseCommaList(bareLetterBuilder(builderBar(inner)));
     return { kind: 'set', items: list.kind === 'list' ? list.items : [list] };
   }
   if ((tex.startsWith('(') || tex.startsWith('[')) && isWrapped(tex)) {
@@ -311,7 +333,9 @@ function parseItem(input: string): Answer {
   if (/^\\text\{[^{}]*\}$/.test(tex)) return textAnswer(tex);
   // "No", "NO": the word, as "Yes" is; read as the product of N and o, "no" was different from "No".
   if (/^no$/i.test(tex)) return textAnswer(tex);
-  const pm = expandPlusMinus(tex);
+  // "\mathbb{R} \setminus \{\pm 1\}" is one set, whose excluded set reads its own "\pm" (real-sets.ts): split
+  // into "\mathbb{R} \setminus \{1\}" or "\mathbb{R} \setminus \{-1\}", it was another set than \mathbb{R} \setminus \{-1, 1\}.
+  const pm = splitTopLevel(tex, ['\\setminus']).length > 1 ? null : expandPlusMinus(tex);
   if (pm !== null) return { kind: 'list', items: flatten(pm.map(parseItem)) };
   const quantity = splitQuantity(tex);
   if (quantity.tex === '') return textAnswer(tex);

@@ -86,6 +86,18 @@ export function residueItem(item: string): ResidueSet | null {
   return null;
 }
 
+/**
+ * "2k + 1" whose k the same answer ranges over every integer ("2k+1, k \in
+ * \mathbb{Z}", "\{2k : k \in \mathbb{Z}\}"): the class 1 mod 2. Bare, "2k" is an
+ * expression in k (residueItem wants "n = 2k"); ranged, it lists the class.
+ */
+export function rangedResidue(item: string, ranged: ReadonlySet<string>): ResidueSet | null {
+  const form = /^(\d+)\s*([jklmt])\s*(?:([+-])\s*(\d+))?$/.exec(item.trim());
+  if (form === null || !ranged.has(form[2] ?? '')) return null;
+  const mod = BigInt(form[1] ?? '1');
+  return mod >= 2n ? single(BigInt(form[4] ?? '0') * (form[3] === '-' ? -1n : 1n), mod) : null;
+}
+
 function gcd(a: bigint, b: bigint): bigint {
   return b === 0n ? a : gcd(b, a % b);
 }

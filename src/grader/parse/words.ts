@@ -11,7 +11,7 @@
  */
 import { caseTexts, type CasesText } from './cases.ts';
 import { namedSet } from './named-sets.ts';
-import { expandCongruences, progressionClass, residueItem, residueTexts, unionOf } from './residues.ts';
+import { expandCongruences, progressionClass, rangedResidue, residueItem, residueTexts, unionOf } from './residues.ts';
 import { splitQuantity } from '../math/units.ts';
 import { YES_OR_NO_FIRST } from '../extract/segments.ts';
 
@@ -187,13 +187,19 @@ const INTEGER_PARAMETER = /^(?:where\s+|for\s+(?:some\s+|all\s+|any\s+)?)?[jklmt
 /** "n = 2k+1 (k \in \mathbb{Z})": the same range in a parenthesis, read as the item after a comma. */
 const PARENTHESIZED_PARAMETER = /\s*\(\s*([jklmt]\s*\\in\s*\\mathbb\s*\{?\s*Z\s*\}?)\s*\)\s*$/;
 
+/** "\{2k+1 : k \in \mathbb{Z}\}", "\{2k \mid k \in \mathbb{Z}\}": a set built from a parameter ranging over every integer. */
+const INTEGER_BUILDER = /^\\\{\s*(.+?)\s*(?::|\\mid|\|)\s*([jklmt]\s*\\in\s*\\mathbb\s*\{?\s*Z\s*\}?)\s*\\\}$/;
+
 /** Items that are all residue classes, as one reduced set; null otherwise. */
 function residueList(text: string): string | null {
-  const all = expandCongruences(text.replace(PARENTHESIZED_PARAMETER, ', $1').replace(/\s*,?\s+(where\s+[jklmt]\s*\\in)/, ', $1')).split(/\s*(?:,|;|\band\b|\bor\b)\s*/);
+  const listed = text.replace(INTEGER_BUILDER, '$1, $2').replace(PARENTHESIZED_PARAMETER, ', $1');
+  const all = expandCongruences(listed.replace(/\s*,?\s+((?:where|for(?:\s+(?:some|all|any))?)\s+[jklmt]\s*\\in)/, ', $1')).split(/\s*(?:,|;|\band\b|\bor\b)\s*/);
   // "n = 2k+1, k \in \mathbb{Z}": the parameter ranging over every integer is what the class says already.
   const items = all.filter((item) => !INTEGER_PARAMETER.test(item));
   if (items.length === 0) return null;
-  const sets = items.map(residueItem);
+  // Its letter makes "2k+1" a class, not an expression in k.
+  const ranged = new Set(all.filter((item) => INTEGER_PARAMETER.test(item)).map((item) => /([jklmt])\s*\\in/.exec(item)?.[1] ?? ''));
+  const sets = items.map((item) => residueItem(item) ?? rangedResidue(item, ranged));
   if (!sets.every((r) => r !== null)) return null;
   const union = unionOf(sets.filter((r) => r !== null));
   return union === null ? null : residueTexts(union).join(', ');
@@ -302,13 +308,15 @@ export function canonicalWords(cleaned: string): Worded {
   if (verdict !== null) return { tex: `\\text{${verdict[1] ?? ''}}`, freeText: false, domain: '' };
   const cases = caseTexts(plain(tex));
   if (cases !== null) return { tex, freeText: false, domain: '', cases };
-  const { text, domain } = withoutQualifiers(parameterRange(plain(tex)));
-  if (text !== plain(tex)) tex = text;
+  const whole = plain(tex);
+  const { text, domain } = withoutQualifiers(parameterRange(whole));
+  if (text !== whole) tex = text;
   const named = namedSet(text);
   if (named !== null) return { tex: named, freeText: false, domain };
   const choice = choiceLetters(text);
   if (choice !== null) return { tex: choice, freeText: false, domain };
-  const residues = residueList(text);
+  // "2k+1 for k \in \mathbb{Z}": the qualifier taken off as a domain is the range that makes the formula a class.
+  const residues = residueList(text) ?? (text === whole ? null : residueList(whole));
   if (residues !== null) return { tex: residues, freeText: false, domain };
   // Environment names, blackboard letters and a unit after a number ("12 \text{ square units}") are not prose.
   const counted = tex
