@@ -227,6 +227,8 @@ describe('answers with words: qualifiers removed by rule, sets named once', () =
     // A reference that names its parameter without a range: its one letter pred lacks is taken for it, and the range stated on one side only leaves it unsure.
     expectVerdict('unsure', [['\\frac{\\pi}{4} + k\\pi', 'x = \\frac{\\pi}{4} + n\\pi, n \\in \\mathbb{Z}']]);
     expectVerdict('different', [['\\frac{\\pi}{4} + k\\pi', 'x = \\frac{\\pi}{4} + 2n\\pi, n \\in \\mathbb{Z}']]);
+    // Words that differ in one such letter ("Evelyn", "Evelyk") rename nothing: the rule called itself until the stack ran out, and `tmas grade` stopped.
+    expectVerdict('different', [['\\text{Evelyn}', '\\text{Evelyk}'], ['\\text{polynomial}', '\\text{polykomial}']]);
   });
 
   it('reads the range in a parenthesis or after "where" as the range after a comma', () => {

@@ -233,12 +233,30 @@ function questionLetters(question: string | undefined): ReadonlySet<string> | un
   return question === undefined ? undefined : new Set(mathSegments(question).flatMap((s) => mathLetters(s.text)));
 }
 
+/** How deep a rule may grade a pair it made from another (a renamed letter, a family's member) before it is `unsure`. */
+const MAX_NESTED_GRADES = 8;
+let nestedGrades = 0;
+
+/**
+ * `grade` run as a rule's grading of a pair it made: a rule whose pair comes out as it went in would grade it again
+ * without end (renamed-parameter.ts once did, on words of \text{}), and the depth is bounded for every rule alike.
+ */
+function nestedGrade(grade: () => Verdict): Verdict {
+  if (nestedGrades >= MAX_NESTED_GRADES) return 'unsure';
+  nestedGrades++;
+  try {
+    return grade();
+  } finally {
+    nestedGrades--;
+  }
+}
+
 function compareBoth(g: Prepared, p: Prepared, options: GradeOptions | undefined, howMany = false, given?: ReadonlySet<string>): Verdict {
   // Nothing to compare against: a missing reference is no reason to call an answer wrong.
   if (g.cleaned === '') return 'unsure';
   if (p.cleaned === '') return 'different';
   const comparer = new AnswerComparer(resolveOptions(options));
-  const graded = (gold: string, pred: string): Verdict => gradeAnswer(pred, gold, options).verdict;
+  const graded = (gold: string, pred: string): Verdict => nestedGrade(() => gradeAnswer(pred, gold, options).verdict);
   // "\{(x,y): x = y\}" against "\{(t, t) : t \in \mathbb{R}\}" or "(x, x)": one family of tuples (tuple-families.ts).
   const family = familyVerdict(g.cleaned, p.cleaned, graded, given);
   if (family !== null) return family;

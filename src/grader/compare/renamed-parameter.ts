@@ -36,6 +36,9 @@ export function renamedParameterVerdict(gold: string, pred: string, compare: (go
   if (given?.has(goldLetter) === true || given?.has(predLetter) === true) return null;
   // "n" against "k": a letter alone is no family of values; it may be the question's variable in other words.
   if (valueOf(gold) === goldLetter || valueOf(pred) === predLetter) return null;
-  if (compare(gold, renameMathLetter(pred, predLetter, goldLetter)) !== 'equal') return null;
+  // A letter that renames nothing (inside a word of \text{}: "Evelyn" against "Evelyk") leaves the pair as it was, and
+  // grading it again came back here until the stack ran out.
+  const renamed = renameMathLetter(pred, predLetter, goldLetter);
+  if (renamed === pred || compare(gold, renamed) !== 'equal') return null;
   return given === undefined ? 'unsure' : 'equal';
 }
