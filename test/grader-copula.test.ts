@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { extractAnswer } from '../src/grader/index.ts';
 import { expectReplies } from './grader-verdicts.ts';
+import { cpuTimed } from './cpu-timed.ts';
 
 describe('a reply that closes in Japanese or Korean', () => {
   it('leaves the copula out of a value stated in words', () => {
@@ -24,9 +25,9 @@ describe('a reply that closes in Japanese or Korean', () => {
     // words were graded unsure against the value the reply gives after them. Cases written for the review of this rule.
     expectReplies(['따라서 답은 다음과 같습니다.\n\n$$5$$', '이 문제의 답은 매우 간단하다. 계산하면 $5$이다.'], { 5: 'equal', 6: 'different' });
     const long = '답은 '.repeat(200_000);
-    const started = performance.now();
-    expectReplies([long], { 5: 'not equal' });
-    expect(performance.now() - started).toBeLessThan(2000);
+    // CPU, not the clock (cpu-timed.ts): a linear pass takes a fraction of this bound, a quadratic one hours.
+    const { ms } = cpuTimed(() => expectReplies([long], { 5: 'not equal' }));
+    expect(ms).toBeLessThan(2000);
   });
 
   it('keeps a word that only ends in the syllable of an answer', () => {
