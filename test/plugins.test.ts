@@ -55,6 +55,14 @@ export default defineAgents({
 });
 `;
 
+/** A Summary actor of the module's own that never answers: a machine built with XState, as a module outside the repository writes it. */
+const NEVER_ANSWERING_MACHINE = `
+import { defineAgents } from 'tmas';
+import { fromPromise, setup } from 'xstate';
+const never = setup({ actors: { wait: fromPromise(() => new Promise(() => {})) } }).createMachine({ initial: 'idle', states: { idle: { on: { '*': 'waiting' } }, waiting: { invoke: { src: 'wait' } } } });
+export default defineAgents({ summary: { actor: never } });
+`;
+
 const FLAGS = ['--no-proof', '--n-candidates', '2', '--n-verifications', '2', '--max-iterations', '1', '--judge-passes', '0', '--seed', '7', '--concurrency', '16', '--sim-output-tokens', '60'];
 
 async function run(dir: string, name: string, agents: string | null): Promise<{ messages: Message[]; output: string }> {
@@ -222,6 +230,20 @@ describe('--agents', () => {
     });
     // The solutions and verifications before the summaries were journaled, and stay for a resume.
     expect(Object.fromEntries(await journaledRoles(output))).toEqual({ solution: 2, verification: 4 });
+  });
+
+  // A machine of the module's own is built with XState's setup; a module outside the repository could not import it:
+  // "failed to load: Cannot find module 'xstate'" (only 'tmas' resolved), though the docs offer `actor` a machine.
+  test("a module outside the repository, TypeScript or JavaScript, builds its own machine with 'xstate' (tmas's own copy); one that never answers stops the run after --timeout", async ({ dir }) => {
+    const input = await writeProblems(dir, smallProblems(1));
+    for (const name of ['never.ts', 'never.mjs']) {
+      const file = path.join(dir, name);
+      await writeFile(file, NEVER_ANSWERING_MACHINE);
+      const result = await runCli(['run', '--input-file', input, '--output-file', path.join(dir, `out-${name}`), ...FLAGS, '--timeout', '1', '--agents', file]);
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toContain(`The agents module ${file} (--agents): the summary actor (a machine of the module's own) left its request p1/0/summary/`);
+      expect(result.stderr).toContain('[TMAS_AGENTS]');
+    }
   });
 
   test("a module's prompt that never fits the window loses that role's calls with a warning naming the role, the count, the reason and the module, not only a count in the table", async ({ dir }) => {
