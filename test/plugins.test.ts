@@ -5,7 +5,7 @@
  * plain run of the same seed.
  */
 import { createHash } from 'node:crypto';
-import { appendFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { fromPromise, setup } from 'xstate';
@@ -244,6 +244,21 @@ describe('--agents', () => {
       expect(result.stderr).toContain(`The agents module ${file} (--agents): the summary actor (a machine of the module's own) left its request p1/0/summary/`);
       expect(result.stderr).toContain('[TMAS_AGENTS]');
     }
+  });
+
+  // A fork first runs offline to estimate what DIR answers: nothing there held the process up, and a machine that never
+  // answered ended `tmas fork` with exit 13 and not a word (so would `tmas replay --agents`).
+  test('a fork with a module whose machine never answers stops with TMAS_AGENTS after --timeout (exit 2), before anything is written', async ({ dir }) => {
+    const input = await writeProblems(dir, smallProblems(1));
+    const source = path.join(dir, 'source');
+    expect((await runCliInProcess(['run', '--input-file', input, '--output-file', source, ...FLAGS])).code).toBe(0);
+    const file = path.join(dir, 'never.mjs');
+    await writeFile(file, NEVER_ANSWERING_MACHINE);
+    const fork = path.join(dir, 'fork');
+    const result = await runCli(['fork', source, '--output-file', fork, '--timeout', '1', '--agents', file]);
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toContain(`The agents module ${file} (--agents): the summary actor (a machine of the module's own) left its request p1/0/summary/`);
+    await expect(readdir(fork)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
   test("a module's prompt that never fits the window loses that role's calls with a warning naming the role, the count, the reason and the module, not only a count in the table", async ({ dir }) => {
