@@ -261,6 +261,23 @@ describe('--agents', () => {
     await expect(readdir(fork)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
+  // "the verification prompt threw: boom" left the user to search the module for the line.
+  test("a JavaScript module's function that throws is named by the file, line and column it threw at, ES module or CommonJS", async ({ dir }) => {
+    const input = await writeProblems(dir, smallProblems(1));
+    const modules = {
+      'throws.mjs': "import { defineAgents } from 'tmas';\nexport default defineAgents({\n  verification: {\n    prompt: () => { throw new Error('no prompt today'); },\n  },\n});\n",
+      'throws.cjs': "module.exports = {\n  verification: {\n    prompt: () => {\n      throw new Error('no prompt today');\n    },\n  },\n};\n",
+    };
+    const lines = { 'throws.mjs': 4, 'throws.cjs': 4 };
+    for (const [name, text] of Object.entries(modules)) {
+      const file = path.join(dir, name);
+      await writeFile(file, text);
+      const result = await runCliInProcess(['run', '--input-file', input, '--output-file', path.join(dir, `out-${name}`), ...FLAGS, '--agents', file]);
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toContain(`The agents module ${file} (--agents): the verification prompt threw: no prompt today (at ${file}:${lines[name as keyof typeof lines]}:`);
+    }
+  });
+
   test("a module's prompt that never fits the window loses that role's calls with a warning naming the role, the count, the reason and the module, not only a count in the table", async ({ dir }) => {
     const input = await writeProblems(dir, smallProblems(1));
     const file = path.join(dir, 'long.mjs');
