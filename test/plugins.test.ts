@@ -278,6 +278,25 @@ describe('--agents', () => {
     }
   });
 
+  // Run from the build (as a child process runs it), a TypeScript module's frame is a data: URL and the next was tmas's own
+  // chunk: "threw: no prompt today (at …/dist/chunks/chunk-….js:428:16)". A stack getter that threw was an internal error (exit 1),
+  // and a stack of any size was split whole, its far end read as the module's line.
+  test("a module's error is never placed in tmas's own code, and its stack is read bounded: a TypeScript module, a stack getter that throws, a stack of 10,000 lines", async ({ dir }) => {
+    const input = await writeProblems(dir, smallProblems(1));
+    const modules = {
+      'throws.ts': "import { defineAgents } from 'tmas';\ntype Unused = { a: number } | null;\nexport default defineAgents({\n  verification: {\n    prompt: (): never => {\n      throw new Error('no prompt today');\n    },\n  },\n});\n",
+      'getter.mjs': "import { defineAgents } from 'tmas';\nconst failing = () => { const error = new Error('no prompt today'); Object.defineProperty(error, 'stack', { get() { throw new Error('no stack either'); } }); throw error; };\nexport default defineAgents({ verification: { prompt: failing } });\n",
+      'long.mjs': "import { defineAgents } from 'tmas';\nconst failing = () => { const error = new Error('no prompt today'); error.stack = 'Error: no prompt today\\n' + '    at somewhere\\n'.repeat(10000) + '    at /far/away.mjs:1:1'; throw error; };\nexport default defineAgents({ verification: { prompt: failing } });\n",
+    };
+    for (const [name, text] of Object.entries(modules)) {
+      const file = path.join(dir, name);
+      await writeFile(file, text);
+      const result = await runCli(['run', '--input-file', input, '--output-file', path.join(dir, `out-${name}`), ...FLAGS, '--agents', file]);
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toContain(`The agents module ${file} (--agents): the verification prompt threw: no prompt today. Fix the module`);
+    }
+  });
+
   test("a module's prompt that never fits the window loses that role's calls with a warning naming the role, the count, the reason and the module, not only a count in the table", async ({ dir }) => {
     const input = await writeProblems(dir, smallProblems(1));
     const file = path.join(dir, 'long.mjs');
