@@ -228,7 +228,7 @@ describe('tmas fork', () => {
     const problems = await writeProblems(dir, smallProblems(PROBLEMS));
     const live = path.join(dir, 'live');
     const sizes = SIZES.map((value, at) => (SIZES[at - 1] === '--max-iterations' ? '3' : SIZES[at - 1] === '--concurrency' ? '2' : value));
-    const writer = startCli(['run', '--input-file', problems, '--output-file', live, ...sizes, '--sim-latency-ms', '150']);
+    const writer = startCli(['run', '--input-file', problems, '--output-file', live, ...sizes, '--sim-latency-ms', '300']);
     try {
       await until(async () => hasStore(live) && (await readRun(live).catch(() => ({ calls: [] }))).calls.length >= CALLS_PER_ITERATION, writer.child);
       const forked = await runCliInProcess(['fork', live, '--output-file', path.join(dir, 'fork'), '--sim-latency-ms', '0']);
