@@ -246,6 +246,25 @@ describe('--agents', () => {
     }
   });
 
+  // 7fbeddc resolved 'xstate' from tmas's folder for every module: one that shipped XState of its own (a version it pinned)
+  // silently got tmas's instead, where main had given it its own.
+  test("a module outside the repository with an XState of its own imports that one, TypeScript or JavaScript", async ({ dir }) => {
+    const input = await writeProblems(dir, smallProblems(1));
+    const own = path.join(dir, 'node_modules', 'xstate');
+    await mkdir(own, { recursive: true });
+    await writeFile(path.join(own, 'package.json'), JSON.stringify({ name: 'xstate', version: '5.0.0-own', exports: { '.': { import: './index.mjs', require: './index.cjs' } } }));
+    await writeFile(path.join(own, 'index.mjs'), "export const which = 'its own';\n");
+    await writeFile(path.join(own, 'index.cjs'), "exports.which = 'its own';\n");
+    const text = "import { defineAgents } from 'tmas';\nimport * as xstate from 'xstate';\nconst which: string = (xstate as { which?: string }).which ?? \"tmas's\";\nexport default defineAgents({ verification: { prompt: () => { throw new Error(`xstate: ${which}`); } } });\n";
+    for (const name of ['own.ts', 'own.mjs']) {
+      const file = path.join(dir, name);
+      await writeFile(file, name.endsWith('.ts') ? text : text.replace(': string', '').replace(' as { which?: string }', ''));
+      const result = await runCli(['run', '--input-file', input, '--output-file', path.join(dir, `out-${name}`), ...FLAGS, '--agents', file]);
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toContain(`The agents module ${file} (--agents): the verification prompt threw: xstate: its own`);
+    }
+  });
+
   // A fork first runs offline to estimate what DIR answers: nothing there held the process up, and a machine that never
   // answered ended `tmas fork` with exit 13 and not a word (so would `tmas replay --agents`).
   test('a fork with a module whose machine never answers stops with TMAS_AGENTS after --timeout (exit 2), before anything is written', async ({ dir }) => {

@@ -3,11 +3,13 @@
 // plugin lives, so a plugin needs no install or link of tmas to import it. The
 // entry comes from plugins.ts: the sources' index.ts, or the build's index.js.
 //
-// So does `import … from 'xstate'`: to the XState tmas itself runs machines
-// with, resolved from tmas's own folder. A module whose `actor` is a machine
-// of its own builds it with XState's `setup`; outside the repository the
-// import failed ('Cannot find module xstate'), and a copy the user installed
-// beside the module would be another instance than the one that runs it.
+// `import … from 'xstate'` resolves as Node resolves it, from the module: a
+// copy it has of its own (a node_modules beside or above it) is the one it
+// asked for, pinned perhaps, and a machine of another copy of XState 5 runs
+// under tmas's. Only where it finds none does it resolve from tmas's own
+// folder, to the XState tmas runs machines with: a module whose `actor` is a
+// machine of its own builds it with XState's `setup`, and outside the
+// repository the import failed ('Cannot find module xstate').
 let entry = new URL('../index.ts', import.meta.url).href;
 let runtime = new URL('../../package.json', import.meta.url).href;
 
@@ -29,6 +31,13 @@ export function isRuntimePackage(specifier) {
  */
 export async function resolve(specifier, context, nextResolve) {
   if (specifier === 'tmas') return { url: entry, shortCircuit: true };
-  if (isRuntimePackage(specifier)) return nextResolve(specifier, { ...context, parentURL: runtime });
+  if (isRuntimePackage(specifier)) {
+    try {
+      return await nextResolve(specifier, context);
+    } catch (error) {
+      if (/** @type {{ code?: unknown }} */ (error)?.code !== 'ERR_MODULE_NOT_FOUND') throw error;
+      return nextResolve(specifier, { ...context, parentURL: runtime });
+    }
+  }
   return nextResolve(specifier, context);
 }

@@ -26,7 +26,7 @@ const HOOKS = 'src/host/self-import.hooks.mjs';
 
 /**
  * Lets a plugin `import { defineAgents } from 'tmas'` (and `import { setup } from 'xstate'`, for a machine
- * of its own) from anywhere: the name resolves to this checkout's entry (and its XState), for ES modules (a resolve hook) and for
+ * of its own) from anywhere: the name resolves to this checkout's entry (and, where the module has none of its own, its XState), for ES modules (a resolve hook) and for
  * the CommonJS that tsx makes of a `.ts` file outside an ESM package (Node 20
  * has no public hook for `require`, so its resolver is wrapped, for this one name).
  */
@@ -34,7 +34,7 @@ function resolveTmasToSelf(): void {
   if (selfImportRegistered) return;
   // The entry of the tree this runs from: the sources, or the build (src/build.mjs), never a mix of both.
   const entry = modulePath('src/index.ts');
-  // XState too, from tmas's own folder (self-import.hooks.mjs says why): the instance that runs a module's machine.
+  // XState too, from tmas's own folder where the module has no copy of its own (self-import.hooks.mjs says why).
   const runtime = packagePath('package.json');
   register(pathToFileURL(packagePath(HOOKS)), { data: { entry: pathToFileURL(entry).href, runtime: pathToFileURL(runtime).href } });
   const cjs = Module as unknown as { _resolveFilename: CjsResolver; _nodeModulePaths: (from: string) => string[] };
@@ -43,8 +43,13 @@ function resolveTmasToSelf(): void {
   const runtimeParent = { id: runtime, filename: runtime, paths: cjs._nodeModulePaths(path.dirname(runtime)) };
   cjs._resolveFilename = (request, ...rest) => {
     if (request === 'tmas') return entry;
-    if (request === 'xstate' || request.startsWith('xstate/')) return resolveFilename.call(cjs, request, runtimeParent, false);
-    return resolveFilename.call(cjs, request, ...rest);
+    if (request !== 'xstate' && !request.startsWith('xstate/')) return resolveFilename.call(cjs, request, ...rest);
+    try {
+      return resolveFilename.call(cjs, request, ...rest);
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'MODULE_NOT_FOUND') throw error;
+      return resolveFilename.call(cjs, request, runtimeParent, false);
+    }
   };
   selfImportRegistered = true;
 }
