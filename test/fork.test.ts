@@ -13,7 +13,8 @@ import { appendFile, chmod, cp, mkdir, readdir, readFile, rename, rm, stat, writ
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect } from 'vitest';
-import { fileHashes, runCli, runCliInProcess, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
+import { fileHashes, runCli, runCliInProcess, runInProcess, smallProblems, startCli, test, until, writeProblems } from './fixtures.ts';
+import { hasStore } from '../src/store/repair/check.ts';
 import { openRun } from '../src/analysis/open-run.ts';
 import type { CallRecord } from '../src/store/store.ts';
 
@@ -218,6 +219,32 @@ describe('tmas fork', () => {
     } finally {
       await rm(lock, { force: true });
       writer.kill();
+    }
+  });
+
+  // A fork of a live run said "reads its journal as it is now (79 calls)", estimated on a later snapshot and read
+  // through a third, taken after the estimate: "162 calls answered from the journal", more than DIR held when it began.
+  test('a fork of a live run reads one snapshot of its journal: the calls it says DIR holds bound the estimate and what it answers', async ({ dir }) => {
+    const problems = await writeProblems(dir, smallProblems(PROBLEMS));
+    const live = path.join(dir, 'live');
+    const sizes = SIZES.map((value, at) => (SIZES[at - 1] === '--max-iterations' ? '3' : SIZES[at - 1] === '--concurrency' ? '2' : value));
+    const writer = startCli(['run', '--input-file', problems, '--output-file', live, ...sizes, '--sim-latency-ms', '300']);
+    try {
+      await until(async () => hasStore(live) && (await readRun(live).catch(() => ({ calls: [] }))).calls.length >= CALLS_PER_ITERATION, writer.child);
+      const forked = await runCliInProcess(['fork', live, '--output-file', path.join(dir, 'fork'), '--sim-latency-ms', '0']);
+      expect(forked.code, forked.stderr).toBe(0);
+      const held = Number(/reads its journal as it is now \((\d+) calls\)/.exec(forked.stderr)?.[1]);
+      const expected = Number(/expects to answer about (\d+) calls/.exec(forked.stdout)?.[1]);
+      const { answered, issued } = forkCounts(forked.stdout, live);
+      // DIR went on journaling while the fork ran: a later snapshot would have answered more than it held.
+      expect(writer.child.exitCode).toBeNull();
+      expect(held).toBeGreaterThanOrEqual(CALLS_PER_ITERATION);
+      expect(expected).toBeLessThanOrEqual(held);
+      expect(answered).toBeLessThanOrEqual(held);
+      expect(answered + issued).toBe(PROBLEMS * 3 * CALLS_PER_ITERATION);
+    } finally {
+      writer.child.kill('SIGINT');
+      await writer.exited;
     }
   });
 

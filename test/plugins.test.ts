@@ -5,7 +5,7 @@
  * plain run of the same seed.
  */
 import { createHash } from 'node:crypto';
-import { appendFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { fromPromise, setup } from 'xstate';
@@ -53,6 +53,14 @@ export default defineAgents({
     },
   },
 });
+`;
+
+/** A Summary actor of the module's own that never answers: a machine built with XState, as a module outside the repository writes it. */
+const NEVER_ANSWERING_MACHINE = `
+import { defineAgents } from 'tmas';
+import { fromPromise, setup } from 'xstate';
+const never = setup({ actors: { wait: fromPromise(() => new Promise(() => {})) } }).createMachine({ initial: 'idle', states: { idle: { on: { '*': 'waiting' } }, waiting: { invoke: { src: 'wait' } } } });
+export default defineAgents({ summary: { actor: never } });
 `;
 
 const FLAGS = ['--no-proof', '--n-candidates', '2', '--n-verifications', '2', '--max-iterations', '1', '--judge-passes', '0', '--seed', '7', '--concurrency', '16', '--sim-output-tokens', '60'];
@@ -222,6 +230,90 @@ describe('--agents', () => {
     });
     // The solutions and verifications before the summaries were journaled, and stay for a resume.
     expect(Object.fromEntries(await journaledRoles(output))).toEqual({ solution: 2, verification: 4 });
+  });
+
+  // A machine of the module's own is built with XState's setup; a module outside the repository could not import it:
+  // "failed to load: Cannot find module 'xstate'" (only 'tmas' resolved), though the docs offer `actor` a machine.
+  test("a module outside the repository, TypeScript or JavaScript, builds its own machine with 'xstate' (tmas's own copy); one that never answers stops the run after --timeout", async ({ dir }) => {
+    const input = await writeProblems(dir, smallProblems(1));
+    for (const name of ['never.ts', 'never.mjs']) {
+      const file = path.join(dir, name);
+      await writeFile(file, NEVER_ANSWERING_MACHINE);
+      const result = await runCli(['run', '--input-file', input, '--output-file', path.join(dir, `out-${name}`), ...FLAGS, '--timeout', '1', '--agents', file]);
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toContain(`The agents module ${file} (--agents): the summary actor (a machine of the module's own) left its request p1/0/summary/`);
+      expect(result.stderr).toContain('[TMAS_AGENTS]');
+    }
+  });
+
+  // 7fbeddc resolved 'xstate' from tmas's folder for every module: one that shipped XState of its own (a version it pinned)
+  // silently got tmas's instead, where main had given it its own.
+  test("a module outside the repository with an XState of its own imports that one, TypeScript or JavaScript", async ({ dir }) => {
+    const input = await writeProblems(dir, smallProblems(1));
+    const own = path.join(dir, 'node_modules', 'xstate');
+    await mkdir(own, { recursive: true });
+    await writeFile(path.join(own, 'package.json'), JSON.stringify({ name: 'xstate', version: '5.0.0-own', exports: { '.': { import: './index.mjs', require: './index.cjs' } } }));
+    await writeFile(path.join(own, 'index.mjs'), "export const which = 'its own';\n");
+    await writeFile(path.join(own, 'index.cjs'), "exports.which = 'its own';\n");
+    const text = "import { defineAgents } from 'tmas';\nimport * as xstate from 'xstate';\nconst which: string = (xstate as { which?: string }).which ?? \"tmas's\";\nexport default defineAgents({ verification: { prompt: () => { throw new Error(`xstate: ${which}`); } } });\n";
+    for (const name of ['own.ts', 'own.mjs']) {
+      const file = path.join(dir, name);
+      await writeFile(file, name.endsWith('.ts') ? text : text.replace(': string', '').replace(' as { which?: string }', ''));
+      const result = await runCli(['run', '--input-file', input, '--output-file', path.join(dir, `out-${name}`), ...FLAGS, '--agents', file]);
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toContain(`The agents module ${file} (--agents): the verification prompt threw: xstate: its own`);
+    }
+  });
+
+  // A fork first runs offline to estimate what DIR answers: nothing there held the process up, and a machine that never
+  // answered ended `tmas fork` with exit 13 and not a word (so would `tmas replay --agents`).
+  test('a fork with a module whose machine never answers stops with TMAS_AGENTS after --timeout (exit 2), before anything is written', async ({ dir }) => {
+    const input = await writeProblems(dir, smallProblems(1));
+    const source = path.join(dir, 'source');
+    expect((await runCliInProcess(['run', '--input-file', input, '--output-file', source, ...FLAGS])).code).toBe(0);
+    const file = path.join(dir, 'never.mjs');
+    await writeFile(file, NEVER_ANSWERING_MACHINE);
+    const fork = path.join(dir, 'fork');
+    const result = await runCli(['fork', source, '--output-file', fork, '--timeout', '1', '--agents', file]);
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toContain(`The agents module ${file} (--agents): the summary actor (a machine of the module's own) left its request p1/0/summary/`);
+    await expect(readdir(fork)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  // "the verification prompt threw: boom" left the user to search the module for the line.
+  test("a JavaScript module's function that throws is named by the file, line and column it threw at, ES module or CommonJS", async ({ dir }) => {
+    const input = await writeProblems(dir, smallProblems(1));
+    const modules = {
+      'throws.mjs': "import { defineAgents } from 'tmas';\nexport default defineAgents({\n  verification: {\n    prompt: () => { throw new Error('no prompt today'); },\n  },\n});\n",
+      'throws.cjs': "module.exports = {\n  verification: {\n    prompt: () => {\n      throw new Error('no prompt today');\n    },\n  },\n};\n",
+    };
+    const lines = { 'throws.mjs': 4, 'throws.cjs': 4 };
+    for (const [name, text] of Object.entries(modules)) {
+      const file = path.join(dir, name);
+      await writeFile(file, text);
+      const result = await runCliInProcess(['run', '--input-file', input, '--output-file', path.join(dir, `out-${name}`), ...FLAGS, '--agents', file]);
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toContain(`The agents module ${file} (--agents): the verification prompt threw: no prompt today (at ${file}:${lines[name as keyof typeof lines]}:`);
+    }
+  });
+
+  // Run from the build (as a child process runs it), a TypeScript module's frame is a data: URL and the next was tmas's own
+  // chunk: "threw: no prompt today (at …/dist/chunks/chunk-….js:428:16)". A stack getter that threw was an internal error (exit 1),
+  // and a stack of any size was split whole, its far end read as the module's line.
+  test("a module's error is never placed in tmas's own code, and its stack is read bounded: a TypeScript module, a stack getter that throws, a stack of 10,000 lines", async ({ dir }) => {
+    const input = await writeProblems(dir, smallProblems(1));
+    const modules = {
+      'throws.ts': "import { defineAgents } from 'tmas';\ntype Unused = { a: number } | null;\nexport default defineAgents({\n  verification: {\n    prompt: (): never => {\n      throw new Error('no prompt today');\n    },\n  },\n});\n",
+      'getter.mjs': "import { defineAgents } from 'tmas';\nconst failing = () => { const error = new Error('no prompt today'); Object.defineProperty(error, 'stack', { get() { throw new Error('no stack either'); } }); throw error; };\nexport default defineAgents({ verification: { prompt: failing } });\n",
+      'long.mjs': "import { defineAgents } from 'tmas';\nconst failing = () => { const error = new Error('no prompt today'); error.stack = 'Error: no prompt today\\n' + '    at somewhere\\n'.repeat(10000) + '    at /far/away.mjs:1:1'; throw error; };\nexport default defineAgents({ verification: { prompt: failing } });\n",
+    };
+    for (const [name, text] of Object.entries(modules)) {
+      const file = path.join(dir, name);
+      await writeFile(file, text);
+      const result = await runCli(['run', '--input-file', input, '--output-file', path.join(dir, `out-${name}`), ...FLAGS, '--agents', file]);
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toContain(`The agents module ${file} (--agents): the verification prompt threw: no prompt today. Fix the module`);
+    }
   });
 
   test("a module's prompt that never fits the window loses that role's calls with a warning naming the role, the count, the reason and the module, not only a count in the table", async ({ dir }) => {

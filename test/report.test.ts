@@ -315,7 +315,7 @@ describe('tmas report', () => {
     expect(markdown).toMatch(/\| older \(simulated\) \| [^|]+ \| judge simulated ×4 \(T 0\.6, top_p 0\.95\) \|/);
     expect(markdown).toContain('- group A: judged-a, judged-b, older: graded by judge simulated ×4 (T 0.6, top_p 0.95) · 2 problems · T=1\n');
     expect(markdown).toMatch(/^- group B: rule: graded by rule · 2 problems · T=1; differs from A in \(here vs A\): grading: "rule" vs "judge"; judge: null vs \{"model":"simulated",/m);
-    expect(markdown).toMatch(/^- group C: other: graded by judge simulated ×4 \(T 0\.6, top_p 0\.95\) · 1 problems · T=2; differs from A in \(here vs A\): problems: 1 vs 2 \(1 in common\); T: 2 vs 1$/m);
+    expect(markdown).toMatch(/^- group C: other: graded by judge simulated ×4 \(T 0\.6, top_p 0\.95\) · 1 problems · T=2; differs from A in \(here vs A\): problems: 1 vs 2 \(1 in common; only there: p2\); T: 2 vs 1$/m);
     expect(markdown).toMatch(/^- group D: new-field: .*differs from A in \(here vs A\): judge\.temperature: 0 vs 0\.6; judgeReuse: "byte-identical" vs absent$/m);
 
     const html = path.join(dir, 'report.html');
@@ -331,10 +331,25 @@ describe('tmas report', () => {
     expect(lines('pass1-c')).toEqual(['other (simulated)']);
     expect(lines('pass1-d')).toEqual(['new-field (simulated)']);
     expect(specs.find((spec) => spec.id === 'pass1-b')?.title).toMatch(/^\[B: graded by rule · 2 problems · T=1\] Pass@1 per iteration/);
-    expect(specs.find((spec) => spec.id === 'majority-c')?.note).toBe('Not comparable with group A (here vs A): problems: 1 vs 2 (1 in common); T: 2 vs 1.');
+    expect(specs.find((spec) => spec.id === 'majority-c')?.note).toBe('Not comparable with group A (here vs A): problems: 1 vs 2 (1 in common; only there: p2); T: 2 vs 1.');
     expect(page).toMatch(/<figure class="chart" data-chart="oracle-d">.*?<figcaption class="bad">Not comparable with group A \(here vs A\): judge\.temperature: 0 vs 0\.6/s);
     // What does not depend on grading stays on one chart.
     expect(lines('tokens')).toHaveLength(6);
+  });
+
+  // Two runs over p1-p3 and p2-p4 read "problems: 3 vs 3 (2 in common)": which problem each lacks was left to find.
+  test('runs over other problems name the ids only one of them holds, each side', async ({ dir }) => {
+    const args = ['--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '1', '--judge-passes', '0', '--sim-output-tokens', '60'];
+    const four = smallProblems(4);
+    const firstDir = path.join(dir, 'a');
+    const secondDir = path.join(dir, 'b');
+    await mkdir(firstDir);
+    await mkdir(secondDir);
+    await runInProcess(['--input-file', await writeProblems(firstDir, four.slice(0, 3)), ...args, '--output-file', path.join(dir, 'first')]);
+    await runInProcess(['--input-file', await writeProblems(secondDir, four.slice(1)), ...args, '--output-file', path.join(dir, 'second')]);
+    const out = path.join(dir, 'report.md');
+    await runReportCommand([path.join(dir, 'first'), path.join(dir, 'second')], { out, format: 'md' }, { stdout: () => {} });
+    expect(await readFile(out, 'utf8')).toMatch(/^- group B: second: .*differs from A in \(here vs A\): problems: 3 vs 3 \(2 in common; only here: p4; only there: p1\)$/m);
   });
 
   // Two runs whose p2 had another question were one group, their Pass@1 differences paired over two different problems.

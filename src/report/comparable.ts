@@ -150,16 +150,27 @@ function sameBasis(a: ComparisonBasis, b: ComparisonBasis): boolean {
   return isDeepStrictEqual({ ...a, identities: null }, { ...b, identities: null }) && otherProblems(a, b).length === 0;
 }
 
+/** `; only here: p1, p2 (3 in all)`: the first few of `ids` under `label`, or nothing when there are none. */
+function namedIds(label: string, ids: string[]): string {
+  if (ids.length === 0) return '';
+  const shown = ids.slice(0, 5).join(', ');
+  return `; ${label}: ${shown}${ids.length > 5 ? `, … (${ids.length} in all)` : ''}`;
+}
+
 /** What sets basis `a` apart from basis `b`: grading fields, budget fields, problems (and problems of one id that are not one), T. */
 export function basisDifferences(a: ComparisonBasis, b: ComparisonBasis): string[] {
   const out = gradingDifferences(a.grading, b.grading);
   if (a.budget !== null && b.budget !== null) differing(a.budget, b.budget, '', out);
   const others = otherProblems(a, b);
   if (!isDeepStrictEqual(a.problems, b.problems) || others.length > 0) {
-    const ids = new Set(b.problems);
-    const shared = a.problems.filter((id) => ids.has(id)).length - others.length;
+    const theirs = new Set(b.problems);
+    const mine = new Set(a.problems);
+    const shared = a.problems.filter((id) => theirs.has(id)).length - others.length;
     const apart = others.length === 0 ? '' : `; ${others.length} more of the same id ${others.length === 1 ? 'is another problem' : 'are other problems'}, never paired: ${others.slice(0, 5).map(({ id, what }) => `${id} (its ${what.join(' and ')})`).join(', ')}${others.length > 5 ? ', …' : ''}`;
-    out.push(`problems: ${a.problems.length} vs ${b.problems.length} (${shared} in common${apart})`);
+    // Named, not only counted: "3 vs 3 (2 in common)" left the reader to find which problem each run lacks.
+    const onlyHere = namedIds('only here', a.problems.filter((id) => !theirs.has(id)));
+    const onlyThere = namedIds('only there', b.problems.filter((id) => !mine.has(id)));
+    out.push(`problems: ${a.problems.length} vs ${b.problems.length} (${shared} in common${apart}${onlyHere}${onlyThere})`);
   }
   if (a.maxIterations !== b.maxIterations) out.push(`T: ${a.maxIterations ?? '?'} vs ${b.maxIterations ?? '?'}`);
   if (a.iterationsDone !== b.iterationsDone) out.push(`iterations done: ${a.iterationsDone ?? 'all'} vs ${b.iterationsDone ?? 'all'}`);

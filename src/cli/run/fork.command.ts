@@ -14,14 +14,14 @@ import type { Command } from 'commander';
 import { forkReuseEstimate } from '../../analysis/fork-estimate.ts';
 import { runLockHolder } from '../../store/run-lock.ts';
 import { UserError } from '../../kernel/errors.ts';
-import { openJournalSource } from '../../host/calls/journal-source.ts';
+import { journalSourceOf } from '../../host/calls/journal-source.ts';
 import { newRunLeftovers, outputDirEntries } from '../../host/outputs/output-dir.ts';
 import { resolveStrategy } from '../../host/strategy/plugins.ts';
 import { checkJournalVersion } from '../../host/resume.ts';
 import { readRunManifest } from '../../host/run/run-manifest.ts';
 import { changedSettings, type SettingChange } from '../../settings/configure/resume.ts';
 import { hasStore, openStoreView, whyNoStore } from '../../store/repair/check.ts';
-import type { ForkedFrom } from '../../store/store.ts';
+import type { ForkedFrom, Store } from '../../store/store.ts';
 import type { CliIo } from '../common/cli-io.ts';
 import { checkSameProblems, mergeStoredConfig, type PreparedRun } from './prepare-run.ts';
 import { runPrepared } from './run-action.ts';
@@ -33,6 +33,15 @@ interface PreparedFork extends PreparedRun {
   changed: SettingChange[];
   /** The calls in DIR's journal. */
   journaled: number;
+  /**
+   * The one view of DIR's store the fork reads, left open: the calls counted, the estimate and the
+   * fork's own lookups all read this snapshot. Each step opened a view of its own before, so a DIR
+   * still being written was said to hold 79 calls, estimated on another snapshot, and forked from a
+   * third that held 162.
+   */
+  view: Store;
+  /** DIR's configuration, as its manifest holds it. */
+  sourceConfig: unknown;
 }
 
 /** Flags that make no sense for a fork, refused rather than ignored; the new directory is required. */
@@ -78,6 +87,7 @@ export async function prepareFork(dir: string, flags: RunFlags, command: Command
   if (!hasStore(sourceDir)) throw new UserError('TMAS_RESUME', `${sourceDir} holds no tmas run to fork (${whyNoStore(sourceDir)}). Give the output directory of an earlier tmas run.`);
   await checkForkTarget(sourceDir, target);
   const store = await openStoreView(sourceDir);
+  let prepared = false;
   try {
     const manifest = await readRunManifest(store);
     if (!manifest) throw new UserError('TMAS_RESUME', `${sourceDir} holds no tmas run to fork (no manifest in its store). Give the output directory of an earlier tmas run.`);
@@ -91,9 +101,10 @@ export async function prepareFork(dir: string, flags: RunFlags, command: Command
     let journaled = 0;
     for await (const _ of store.calls().keys()) journaled++;
     const forkedFrom = { run: manifest.run, dir: sourceDir, changed: changed.map((change) => change.flag) };
-    return { config, secrets, problems, resume: false, forkedFrom, changed, journaled };
+    prepared = true;
+    return { config, secrets, problems, resume: false, forkedFrom, changed, journaled, view: store, sourceConfig: manifest.config };
   } finally {
-    await store.close();
+    if (!prepared) await store.close();
   }
 }
 
@@ -123,16 +134,17 @@ async function warnIfStillWritten(from: string, journaled: number, io: CliIo): P
 export async function runForkCommand(dir: string, flags: RunFlags, command: Command, io: CliIo & { terminal?: NodeJS.WriteStream | undefined }): Promise<void> {
   const fork = await prepareFork(dir, flags, command, process.env);
   const from = fork.forkedFrom.dir;
-  const strategy = await resolveStrategy(fork.config.loop);
-  io.stdout(`tmas fork: ${fork.config.outputs.dir} from ${from} (run ${fork.forkedFrom.run}, ${fork.journaled} journaled calls): ${describeChanges(fork.changed)}.`);
-  await warnIfStillWritten(from, fork.journaled, io);
-  const expected = await forkReuseEstimate(fork.forkedFrom, fork.config, { strategy, secrets: fork.secrets });
-  io.stdout(
-    `tmas fork: expects to answer about ${expected} calls from the journal of ${from} (an estimate: the fork replayed offline up to each problem's first call the change reaches); the others are sent.`,
-  );
-  const source = await openJournalSource(fork.forkedFrom, io.stderr);
-  if (source === null) throw new UserError('TMAS_RESUME', `${from} could not be read as the fork started (see the warning above); nothing was written.`);
+  // The fork's lookups close the view when it ends; the estimate reads the same view through a source of its own, which counts apart.
+  const source = journalSourceOf(from, fork.view, fork.sourceConfig, { closes: true });
   try {
+    const strategy = await resolveStrategy(fork.config.loop);
+    io.stdout(`tmas fork: ${fork.config.outputs.dir} from ${from} (run ${fork.forkedFrom.run}, ${fork.journaled} journaled calls): ${describeChanges(fork.changed)}.`);
+    await warnIfStillWritten(from, fork.journaled, io);
+    const estimateSource = journalSourceOf(from, fork.view, fork.sourceConfig, { closes: false });
+    const expected = await forkReuseEstimate(from, fork.config, { strategy, secrets: fork.secrets, source: estimateSource });
+    io.stdout(
+      `tmas fork: expects to answer about ${expected} calls from the journal of ${from} (an estimate: the fork replayed offline up to each problem's first call the change reaches); the others are sent.`,
+    );
     const summary = (outcome: { calls: { issued: number } }) => [`${source.answered} calls answered from the journal of ${from}, ${outcome.calls.issued} issued.`];
     await runPrepared(fork, flags, io, { forkedFrom: fork.forkedFrom, source, strategy, summary });
   } finally {

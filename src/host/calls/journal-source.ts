@@ -34,8 +34,16 @@ export interface JournalSource {
   close(): Promise<void>;
 }
 
-/** Reads through to the journal of an open store (a view of the source run's). */
-function sourceOf(dir: string, view: Store, iterations: number): JournalSource {
+/**
+ * Reads through to the journal of an open store (a view of the source run's), counting its own answers.
+ * `closes`: whether closing it closes the view; a fork's estimate and the fork itself read one view
+ * (one snapshot of a run still being written), each through a source of its own, and the fork's closes it.
+ */
+export function journalSourceOf(dir: string, view: Store, config: unknown, options: { closes: boolean }): JournalSource {
+  return sourceOf(dir, view, iterationsOf(config), options.closes);
+}
+
+function sourceOf(dir: string, view: Store, iterations: number, closes = true): JournalSource {
   let answered = 0;
   return {
     dir,
@@ -68,7 +76,7 @@ function sourceOf(dir: string, view: Store, iterations: number): JournalSource {
       if (refit !== undefined) await keepRefit(into, asked, refit);
       return refit;
     },
-    close: () => view.close(),
+    close: () => (closes ? view.close() : Promise.resolve()),
   };
 }
 

@@ -7,6 +7,7 @@
  * such a process with exit 13 and not a word.
  */
 import { stat } from 'node:fs/promises';
+import path from 'node:path';
 import Module, { register } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { UserError } from '../../kernel/errors.ts';
@@ -24,8 +25,8 @@ type CjsResolver = (request: string, ...rest: unknown[]) => string;
 const HOOKS = 'src/host/self-import.hooks.mjs';
 
 /**
- * Lets a plugin `import { defineAgents } from 'tmas'` from anywhere: the name
- * resolves to this checkout's entry, for ES modules (a resolve hook) and for
+ * Lets a plugin `import { defineAgents } from 'tmas'` (and `import { setup } from 'xstate'`, for a machine
+ * of its own) from anywhere: the name resolves to this checkout's entry (and, where the module has none of its own, its XState), for ES modules (a resolve hook) and for
  * the CommonJS that tsx makes of a `.ts` file outside an ESM package (Node 20
  * has no public hook for `require`, so its resolver is wrapped, for this one name).
  */
@@ -33,10 +34,23 @@ function resolveTmasToSelf(): void {
   if (selfImportRegistered) return;
   // The entry of the tree this runs from: the sources, or the build (src/build.mjs), never a mix of both.
   const entry = modulePath('src/index.ts');
-  register(pathToFileURL(packagePath(HOOKS)), { data: { entry: pathToFileURL(entry).href } });
-  const cjs = Module as unknown as { _resolveFilename: CjsResolver };
+  // XState too, from tmas's own folder where the module has no copy of its own (self-import.hooks.mjs says why).
+  const runtime = packagePath('package.json');
+  register(pathToFileURL(packagePath(HOOKS)), { data: { entry: pathToFileURL(entry).href, runtime: pathToFileURL(runtime).href } });
+  const cjs = Module as unknown as { _resolveFilename: CjsResolver; _nodeModulePaths: (from: string) => string[] };
   const resolveFilename = cjs._resolveFilename;
-  cjs._resolveFilename = (request, ...rest) => (request === 'tmas' ? entry : resolveFilename.call(cjs, request, ...rest));
+  // Resolved as if required by tmas's package.json, through the resolver itself (createRequire's resolve would come back here).
+  const runtimeParent = { id: runtime, filename: runtime, paths: cjs._nodeModulePaths(path.dirname(runtime)) };
+  cjs._resolveFilename = (request, ...rest) => {
+    if (request === 'tmas') return entry;
+    if (request !== 'xstate' && !request.startsWith('xstate/')) return resolveFilename.call(cjs, request, ...rest);
+    try {
+      return resolveFilename.call(cjs, request, ...rest);
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'MODULE_NOT_FOUND') throw error;
+      return resolveFilename.call(cjs, request, runtimeParent, false);
+    }
+  };
   selfImportRegistered = true;
 }
 

@@ -13,6 +13,7 @@ import type { RoleDefinition } from '../../../machines/role.machine.ts';
 import { UserError } from '../../kernel/errors.ts';
 import type { Message } from '../../kernel/protocol.ts';
 import { described, promptProblem } from './prompt-shape.ts';
+import { thrownAt } from './thrown-at.ts';
 
 /** What is wrong with a reply to `request` from `role`'s reply function, or null. */
 function replyProblem(role: string, request: Message, reply: unknown): string | null {
@@ -34,7 +35,7 @@ function calling<A extends unknown[], R>(where: string, role: string, part: stri
   try {
     return fn(...args);
   } catch (error) {
-    throw pluginError(where, role, part, `threw: ${error instanceof Error ? error.message : String(error)}`, error);
+    throw pluginError(where, role, part, `threw: ${error instanceof Error ? error.message : String(error)}${thrownAt(error)}`, error);
   }
 }
 

@@ -78,6 +78,13 @@ export function watchModuleMachines(parts: WatchParts): ModuleMachineWatch | nul
     stopped = true;
     parts.stop(error);
   };
+  // Holds the process up while a request waits: offline (a fork's estimate, a replay) nothing else does, and Node
+  // ended a process whose machine never answered with exit 13 and not a word, the timer never firing.
+  let timer: NodeJS.Timeout | undefined;
+  const holdWhileWaiting = () => {
+    if (waiting.size > 0) timer?.ref();
+    else timer?.unref();
+  };
   const seen = parts.envelopes$.subscribe(({ message }) => {
     const [role, kind] = splitType(message.type);
     if (roles.has(role) && kind === 'requested') waiting.set(keyOf(message), { role, run: message.run, problem: message.problem, iteration: message.iteration, since: now() });
@@ -89,6 +96,7 @@ export function watchModuleMachines(parts: WatchParts): ModuleMachineWatch | nul
       else waiting.delete(keyOf(message));
     } else if (message.type === 'llm.failed' && roles.has(baseRole((message as { role?: string }).role ?? ''))) waiting.delete(keyOf(message));
     else if (message.type === 'problem.completed') for (const [key, entry] of waiting) if (entry.problem === message.problem) waiting.delete(key);
+    holdWhileWaiting();
   });
   const check = () => {
     if (stopped) return;
@@ -102,7 +110,8 @@ export function watchModuleMachines(parts: WatchParts): ModuleMachineWatch | nul
       return;
     }
   };
-  const timer = setInterval(check, Math.max(50, Math.min(1_000, parts.boundMs / 4))).unref();
+  timer = setInterval(check, Math.max(50, Math.min(1_000, parts.boundMs / 4)));
+  holdWhileWaiting();
   return {
     callStarted(call) {
       const activities = [activityOf(byRole, baseRole(call.role)), activityOf(byProblem, call.problem)];
