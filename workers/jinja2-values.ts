@@ -109,6 +109,8 @@ export function asOperand(value: Value, filter: string): Value {
   if (!ITERATING.has(filter)) return value;
   if (value.type === 'ObjectValue') return runtime([...(value.value as Map<string, Value>).keys()]);
   if (value.type === 'StringValue' && (filter === 'list' || filter === 'sort')) return runtime(Array.from(String(value.value)));
+  // A tuple's list is a list (it printed as the tuple, `(1, 2)` for `[1, 2]`).
+  if (filter === 'list' && isTuple(value)) return Object.assign(runtime([]), { value: [...(value.value as Value[])] });
   return value;
 }
 
