@@ -22,7 +22,7 @@
 import * as jinja from '@huggingface/jinja';
 import type { Template } from '@huggingface/jinja';
 import { pyTest } from './jinja2-tests.ts';
-import { CallDepth } from './jinja2-call-depth.ts';
+import { CallDepth, withArgumentsEvaluated } from './jinja2-call-depth.ts';
 import { withoutOneTupleMark } from './jinja2-one-tuple.ts';
 import { asMarkup, isMarkup } from './jinja2-markup.ts';
 import { joiner, pyDict } from './jinja2-globals.ts';
@@ -38,9 +38,7 @@ export { MAX_RENDERED_CHARS, MAX_RENDER_SECONDS, MAX_STEPS, TemplateBoundError }
 import { markTuple, pyCapitalize, pyCharAt, pyLength, pyStr, pyStrip, pyToJson, type RuntimeValue } from './python-str.ts';
 
 /** A node of the parsed template (the library exports no AST types). */
-interface Node {
-  type: string;
-}
+interface Node { type: string }
 type Value = RuntimeValue;
 
 interface Interpreter {
@@ -128,7 +126,8 @@ class Jinja2Interpreter extends Interpreter {
     if (node.type === 'MemberExpression') return this.member(node, environment);
     if (node.type === 'CallExpression') {
       const { callee } = node as unknown as { callee: Node };
-      return this.calls.within(callee, () => callingDefined(() => this.call(node, environment), callee));
+      const call = withArgumentsEvaluated(node, (argument) => evaluated(this.evaluate(argument, environment)));
+      return this.calls.within(callee, () => callingDefined(() => this.call(call, environment), callee));
     }
     if (node.type === OUTPUT) return runtime(pyStr(this.evaluate((node as unknown as { value: Node }).value, environment)));
     if (node.type === 'BinaryExpression' && PYTHON_OPERATORS.has((node as unknown as { operator: { value: string } }).operator.value)) {
