@@ -31,7 +31,7 @@ import { ARGUMENT_FILTERS, argumentFilter, type FilterArguments } from './jinja2
 import { PYTHON_OPERATORS, pythonOperation } from './jinja2-operators.ts';
 import { jinja2Title, pyTitle } from './python-title.ts';
 import { LIST_METHODS, listSearch, methodArguments, TEXT_METHODS, textMethod } from './python-methods.ts';
-import { pyItems, pyTruthy, SELECTING, selected, unique } from './jinja2-select.ts';
+import { mappedAttribute, pyItems, pyTruthy, SELECTING, selected, unique } from './jinja2-select.ts';
 import { asGenerator, asOperand, attributeOf, boundedRange, boundedWidth, consumedGenerator, endOf, Environment, GENERATING, listMethod, orEmpty, RenderBudget, runtime, sliceOf, TemplateBoundError, textKeyedRecord, MAX_RENDERED_CHARS } from './jinja2-values.ts';
 
 export { MAX_RENDERED_CHARS, MAX_RENDER_SECONDS, MAX_STEPS, TemplateBoundError } from './jinja2-values.ts';
@@ -177,6 +177,7 @@ class Jinja2Interpreter extends Interpreter {
     if (SELECTING.has(name)) return selected(name, value, positional.map((arg) => this.evaluate(arg, environment)));
     if (name === 'map' && !pyTruthy(value)) return runtime([]);
     if (name === 'map' && positional.length > 0) return this.mapped(value, positional, environment);
+    if (name === 'map') return mappedAttribute(value, this.argumentsOf(args, environment).named);
     if (name === 'unique' && args.length === 0) return unique(value);
     if ((name === 'first' || name === 'last') && args.length === 0) return endOf(value, name) ?? library();
     if (name === 'tojson' && value.type === 'UndefinedValue') throw new TypeError('"tojson" of an undefined value (UndefinedValue): Object of type Undefined is not JSON serializable');

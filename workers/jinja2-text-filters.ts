@@ -3,7 +3,8 @@
  * them: "Unknown StringValue filter: format"): `format` (printf-style, as
  * `%`), `escape` and `e` (markupsafe's, giving a Markup), `center` (Python's
  * str.center), `wordcount` (runs of word characters) and `truncate` (at a
- * space, with jinja2's leeway of 5). Each reads Python's str() of its value.
+ * space, with jinja2's leeway of 5), `wordwrap` (each line wrapped by Python's
+ * textwrap). Each reads Python's str() of its value.
  */
 import { asMarkup, escapeHtml, isMarkup } from './jinja2-markup.ts';
 import { pyPercent } from './python-format.ts';
@@ -11,6 +12,7 @@ import { pyType } from './jinja2-tests.ts';
 import { boundedWidth } from './jinja2-values.ts';
 import { integerArgument, pySplitLines } from './python-methods.ts';
 import { pyStr, type RuntimeValue } from './python-str.ts';
+import { pyWrap } from './python-textwrap.ts';
 
 type Value = RuntimeValue;
 
@@ -24,7 +26,18 @@ export interface TextFilterContext {
   record: (entries: Map<string, Value>) => Value;
 }
 
-export const TEXT_FILTERS = new Set(['format', 'escape', 'e', 'center', 'wordcount', 'truncate', 'indent']);
+export const TEXT_FILTERS = new Set(['format', 'escape', 'e', 'center', 'wordcount', 'truncate', 'indent', 'wordwrap']);
+
+/** jinja2's wordwrap(s, width=79, break_long_words=True, wrapstring=None, break_on_hyphens=True): each line of the text wrapped apart, joined by wrapstring (a newline). */
+function wordwrapped(value: Value, { argument }: TextFilterContext): string {
+  if (value.type !== 'StringValue') throw new TypeError(`"wordwrap" of a ${pyType(value)}: '${pyType(value)}' object has no attribute 'splitlines'`);
+  const width = integerArgument(argument(0, 'width'), 79);
+  const breakLongWords = argument(1, 'break_long_words')?.value !== false;
+  const wrapstring = argument(2, 'wrapstring');
+  const separator = wrapstring === undefined || wrapstring.type === 'NullValue' ? '\n' : pyStr(wrapstring);
+  const breakOnHyphens = argument(3, 'break_on_hyphens')?.value !== false;
+  return pySplitLines(String(value.value)).map((line) => pyWrap(line, { width, breakLongWords, breakOnHyphens }).join(separator)).join(separator);
+}
 
 /**
  * jinja2's indent(s, width=4, first=False, blank=False): each line after the first (and the first with first=true)
@@ -102,6 +115,7 @@ export function textFilter(name: string, value: Value, context: TextFilterContex
   if (name === 'wordcount') return runtime(text.match(/[\p{L}\p{N}_]+/gu)?.length ?? 0);
   if (name === 'truncate') return value.type === 'StringValue' || value.type === 'UndefinedValue' ? runtime(truncated(text, context)) : untruncated(value, context);
   if (name === 'indent') return keepMarkup(value, runtime(indented(value, context)));
+  if (name === 'wordwrap') return runtime(wordwrapped(value, context));
   if (positional.length > 0 && named.size > 0) throw new TypeError("format: can't handle positional and keyword arguments at the same time");
   return runtime(pyPercent(text, named.size > 0 ? context.record(named) : context.tuple(positional)));
 }

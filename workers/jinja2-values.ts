@@ -155,9 +155,21 @@ export function endOf(value: Value, end: 'first' | 'last'): Value | null {
 /** jinja2's getattr-or-item of one step of an attribute path: a record's field, a list's item at a number; undefined when absent. */
 export function attributeOf(value: Value, key: string): Value {
   const absent = runtime(undefined);
+  const field = namedFields.get(value)?.get(key);
+  if (field !== undefined) return field;
   if (value.value instanceof Map) return (value.value.get(key) as Value | undefined) ?? absent;
   if (Array.isArray(value.value) && /^\d+$/.test(key)) return (value.value[Number(key)] as Value | undefined) ?? absent;
   return absent;
+}
+
+/** The fields of Python's named tuples (groupby's pairs), which an attribute path reads as it reads a record's keys. */
+const namedFields = new WeakMap<Value, ReadonlyMap<string, Value>>();
+
+/** Gives the tuple `value` the named `fields`. */
+export function nameFields(value: Value, fields: ReadonlyMap<string, Value>): void {
+  namedFields.set(value, fields);
+  const builtins = (value as unknown as { builtins: Map<string, Value> }).builtins;
+  for (const [name, field] of fields) builtins.set(name, field);
 }
 
 /** Python's range(), refused past MAX_STEPS numbers before they are made. */
