@@ -192,6 +192,14 @@ describe("a user's template is bounded in the steps one prompt may take", () => 
     }
   });
 
+  test('a text doubled by replace in a loop is refused before it passes the bound on what a render makes, where it held the thread for minutes', () => {
+    for (const source of ["{% set ns = namespace(s='xx') %}{% for i in range(40) %}{% set ns.s = ns.s.replace('x', 'xx') %}{% endfor %}{{ ns.s | length }}", "{% set ns = namespace(s='xx') %}{% for i in range(40) %}{% set ns.s = ns.s | replace('x', 'xx') %}{% endfor %}"]) {
+      const started = Date.now();
+      expect(() => renderTemplate(source, {}, 'jinja2'), source).toThrow(/a replace makes 67,108,864 characters, more than any context window holds/);
+      expect(Date.now() - started, source).toBeLessThan(MAX_RENDER_SECONDS * 1000);
+    }
+  });
+
   test('a template that makes hundreds of megabytes, by doubling a text or printing one over and over, is refused before the run on its loop\'s line', () => {
     // The doubling made 134 MB that each call counted for minutes, to send nothing; the printing, 36 MB in 180,000 steps.
     const doubled = checkTemplate('{{ problem }}\n{% set ns = namespace(s="x y ") %}{% for i in range(25) %}{% set ns.s = ns.s ~ ns.s %}{% endfor %}{{ ns.s }}', variables);

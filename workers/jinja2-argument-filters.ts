@@ -11,7 +11,8 @@ import { jinja2GroupBy } from './jinja2-groupby.ts';
 import { jinja2Sort } from './jinja2-sort.ts';
 import { TEXT_FILTERS, textFilter } from './jinja2-text-filters.ts';
 import { jinja2Int, NO_NUMBER, pyFloatOf } from './python-int-float.ts';
-import { pyReplace, pyStr, type RuntimeValue } from './python-str.ts';
+import { pyStr, type RuntimeValue } from './python-str.ts';
+import { boundedReplace } from './jinja2-values.ts';
 
 type Value = RuntimeValue;
 
@@ -41,7 +42,7 @@ function replaced(text: string, args: FilterArguments, { runtime }: Makers): Val
   const [old, replacement, count] = [argument(args, 0, 'old'), argument(args, 1, 'new'), argument(args, 2, 'count')];
   if (old === undefined || replacement === undefined) throw new TypeError(`do_replace() missing 1 required positional argument: '${old === undefined ? 'old' : 'new'}'`);
   const most = count === undefined || count.type === 'NullValue' ? -1 : Number(count.value);
-  return runtime(pyReplace(text, pyStr(old), pyStr(replacement), most));
+  return runtime(boundedReplace(text, pyStr(old), pyStr(replacement), most));
 }
 
 /** `name` (one of ARGUMENT_FILTERS) of `value` with its arguments, as jinja2 gives it. */

@@ -5,7 +5,7 @@
  * ends of a list, an attribute path, range().
  */
 import * as jinja from '@huggingface/jinja';
-import { generatorFilter, generatorMisuse, isTuple, markTuple, noteGenerator, pyCharAt, pyStr, type RuntimeValue } from './python-str.ts';
+import { generatorFilter, generatorMisuse, isTuple, markTuple, noteGenerator, pyCharAt, pyReplace, pyStr, replacements, type RuntimeValue } from './python-str.ts';
 
 type Value = RuntimeValue;
 
@@ -160,6 +160,20 @@ export function attributeOf(value: Value, key: string): Value {
   if (value.value instanceof Map) return (value.value.get(key) as Value | undefined) ?? absent;
   if (Array.isArray(value.value) && /^\d+$/.test(key)) return (value.value[Number(key)] as Value | undefined) ?? absent;
   return absent;
+}
+
+/**
+ * Python's str.replace, refused before it is made where it would pass MAX_RENDERED_CHARS: a replace that doubles
+ * a text, in a loop, held the thread for minutes (each pass longer than the last) before any bound saw the result.
+ */
+export function boundedReplace(text: string, old: string, replacement: string, count = -1): string {
+  // Counted only where the most the replace could make is past the bound: a search per replacement costs.
+  const most = old === '' ? text.length + 1 : Math.floor(text.length / old.length);
+  if (replacement.length > old.length && text.length + most * (replacement.length - old.length) > MAX_RENDERED_CHARS) {
+    const length = text.length + replacements(text, old, count) * (replacement.length - old.length);
+    if (length > MAX_RENDERED_CHARS) throw new TemplateBoundError(`a replace makes ${length.toLocaleString('en-US')} characters, more than any context window holds (at most ${MAX_RENDERED_CHARS.toLocaleString('en-US')})`);
+  }
+  return pyReplace(text, old, replacement, count);
 }
 
 /** The fields of Python's named tuples (groupby's pairs), which an attribute path reads as it reads a record's keys. */
