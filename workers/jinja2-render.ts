@@ -30,10 +30,10 @@ import { callingDefined, itemOfUnsubscriptable, noteMissing, refuseUndefinedOwne
 import { ARGUMENT_FILTERS, argumentFilter, type FilterArguments } from './jinja2-argument-filters.ts';
 import { PYTHON_OPERATORS, pythonOperation } from './jinja2-operators.ts';
 import { jinja2Title, pyTitle } from './python-title.ts';
+import { pyStrFormat } from './python-str-format.ts';
 import { LIST_METHODS, listSearch, methodArguments, TEXT_METHODS, textMethod } from './python-methods.ts';
 import { mappedAttribute, pyItems, pyTruthy, SELECTING, selected, unique } from './jinja2-select.ts';
 import { asGenerator, asOperand, attributeOf, boundedRange, boundedWidth, consumedGenerator, endOf, Environment, GENERATING, listMethod, orEmpty, RenderBudget, runtime, sliceOf, TemplateBoundError, textKeyedRecord, MAX_RENDERED_CHARS } from './jinja2-values.ts';
-
 export { MAX_RENDERED_CHARS, MAX_RENDER_SECONDS, MAX_STEPS, TemplateBoundError } from './jinja2-values.ts';
 import { markTuple, pyCapitalize, pyCharAt, pyLength, pyStr, pyStrip, pyToJson, type RuntimeValue } from './python-str.ts';
 
@@ -316,7 +316,7 @@ class Jinja2Interpreter extends Interpreter {
     if ((TEXT_METHODS.has(method) || LIST_METHODS.has(method)) && callee.object !== undefined) {
       const object = this.owner(callee.object, environment);
       const { positional, named } = this.argumentsOf(args, environment);
-      if (typeof object.value === 'string' && TEXT_METHODS.has(method)) return textMethod(object.value, method, methodArguments('str', method, positional, named));
+      if (typeof object.value === 'string' && TEXT_METHODS.has(method)) return method === 'format' ? runtime(pyStrFormat(object.value, positional, named)) : textMethod(object.value, method, methodArguments('str', method, positional, named));
       if (object.type === 'ArrayValue' && LIST_METHODS.has(method)) return listSearch(object.value as Value[], method, methodArguments('list', method, positional, named));
       return super.evaluate({ ...node, callee: { ...callee, object: evaluated(object) }, args: positional.map(evaluated) } as Node, environment);
     }

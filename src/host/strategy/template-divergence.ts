@@ -39,7 +39,7 @@ const CHAT_GLOBALS = new Set(['strftime_now']);
 const LACKING_FILTERS = new Set('attr d filesizeformat forceescape pprint random striptags urlencode urlize xmlattr'.split(' '));
 const LACKING_TESTS = new Set('filter test'.split(' '));
 const LACKING_METHODS = new Set(
-  ('casefold encode expandtabs format format_map isalnum isidentifier islower isnumeric isprintable istitle isupper maketrans swapcase translate ' +
+  ('casefold encode expandtabs format_map isalnum isidentifier islower isnumeric isprintable istitle isupper maketrans swapcase translate ' +
     'clear copy extend insert remove reverse sort fromkeys popitem setdefault update').split(' '),
 );
 /** What to write instead of the lacking ones a prompt is likeliest to use. */
