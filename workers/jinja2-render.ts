@@ -31,9 +31,10 @@ import { ARGUMENT_FILTERS, argumentFilter, type FilterArguments } from './jinja2
 import { PYTHON_OPERATORS, pythonOperation } from './jinja2-operators.ts';
 import { jinja2Title, pyTitle } from './python-title.ts';
 import { pyStrFormat } from './python-str-format.ts';
+import { asKeys, asPairs, numberKeyedDictsort } from './jinja2-pairs.ts';
 import { LIST_METHODS, listSearch, methodArguments, TEXT_METHODS, textMethod } from './python-methods.ts';
 import { mappedAttribute, pyItems, pyTruthy, SELECTING, selected, unique } from './jinja2-select.ts';
-import { asGenerator, asOperand, attributeOf, boundedRange, boundedWidth, consumedGenerator, endOf, Environment, GENERATING, listMethod, orEmpty, RenderBudget, runtime, sliceOf, TemplateBoundError, textKeyedRecord, MAX_RENDERED_CHARS } from './jinja2-values.ts';
+import { asGenerator, asOperand, attributeOf, boundedRange, boundedWidth, consumedGenerator, endOf, Environment, GENERATING, listMethod, orEmpty, RenderBudget, runtime, sliceOf, TemplateBoundError, recordOf, MAX_RENDERED_CHARS } from './jinja2-values.ts';
 export { MAX_RENDERED_CHARS, MAX_RENDER_SECONDS, MAX_STEPS, TemplateBoundError } from './jinja2-values.ts';
 import { markTuple, pyCapitalize, pyCharAt, pyLength, pyStr, pyStrip, pyToJson, type RuntimeValue } from './python-str.ts';
 
@@ -138,7 +139,7 @@ class Jinja2Interpreter extends Interpreter {
       return pythonOperation(operator.value, a, b, { library, float });
     }
     if (node.type === 'TupleLiteral') return super.evaluate(withoutOneTupleMark(node), environment);
-    if (node.type === 'ObjectLiteral') return textKeyedRecord(() => super.evaluate(node, environment), node as unknown as { value?: unknown });
+    if (node.type === 'ObjectLiteral') return recordOf(node as unknown as { value?: unknown }, (part: Node) => this.evaluate(part, environment));
     if (node.type === 'FilterExpression') return this.filter(node, environment);
     if (node.type === 'TestExpression') return this.test(node, environment);
     if (node.type === 'For') return super.evaluate(this.loopOverItems(node, environment), environment);
@@ -166,7 +167,7 @@ class Jinja2Interpreter extends Interpreter {
     if (consumed !== null) return consumed;
     if (name === 'reverse' && typeof value.value === 'string') return runtime(Array.from(value.value).reverse().join(''));
     if (args.length === 0 && (name === 'string' || name === 'capitalize' || name === 'title')) return runtime((name === 'string' ? String : name === 'title' ? jinja2Title : pyCapitalize)(pyStr(value)));
-    if (PAIRS.has(name)) return this.pairs(library());
+    if (PAIRS.has(name)) return (name === 'dictsort' ? numberKeyedDictsort(value, this.argumentsOf(args, environment)) : null) ?? asPairs(library());
     if (ARGUMENT_FILTERS.has(name)) {
       const float = (number: number) => super.evaluate({ type: 'FloatLiteral', value: number } as Node, environment);
       const tuple = (items: Value[]) => super.evaluate({ type: 'TupleLiteral', value: items.map(evaluated) } as Node, environment);
@@ -311,7 +312,8 @@ class Jinja2Interpreter extends Interpreter {
       const { positional, named } = this.argumentsOf(args, environment);
       return pyDict(positional, named);
     }
-    if (PAIRS.has(method)) return this.pairs(super.evaluate(node, environment));
+    if (PAIRS.has(method)) return asPairs(super.evaluate(node, environment));
+    if (method === 'keys') return asKeys(super.evaluate(node, environment));
     if (method === 'cycle' && callee.object?.type === 'Identifier' && (callee.object as unknown as { value: string }).value === 'loop') return this.cycled(args, environment);
     if ((TEXT_METHODS.has(method) || LIST_METHODS.has(method)) && callee.object !== undefined) {
       const object = this.owner(callee.object, environment);
@@ -345,12 +347,6 @@ class Jinja2Interpreter extends Interpreter {
     if (values.length === 0) throw new TypeError('no items for cycling given');
     const index = Number((loop.value as Map<string, Value>).get('index0')?.value ?? 0);
     return values[index % values.length] as Value;
-  }
-
-  /** A list of [key, value] lists (the library's items()) marked as Python's pairs, which print as tuples; they stay lists, which a loop unpacks. */
-  private pairs(list: Value): Value {
-    if (list.type === 'ArrayValue') for (const pair of list.value as Value[]) if (pair.type === 'ArrayValue') markTuple(pair);
-    return list;
   }
 }
 

@@ -5,7 +5,7 @@
  * ends of a list, an attribute path, range().
  */
 import * as jinja from '@huggingface/jinja';
-import { generatorFilter, generatorMisuse, isTuple, markTuple, noteGenerator, pyCharAt, pyReplace, pyStr, replacements, type RuntimeValue } from './python-str.ts';
+import { generatorFilter, generatorMisuse, isTuple, markTuple, noteGenerator, pyCharAt, pyReplace, pyStr, replacements, type RecordKey, type RuntimeValue } from './python-str.ts';
 
 type Value = RuntimeValue;
 
@@ -236,23 +236,24 @@ export function consumedGenerator(value: Value, filter: string): Value | null {
 }
 
 /**
- * A record literal evaluated by `evaluate`, with a clear error where one of its keys is not a text: jinja2's
- * dict takes any key (Seed-OSS's `{0: 0, 512: 128}`, looked up by a number), the library's records hold texts
- * alone, and it said "Object keys must be strings: got IntegerValue".
+ * A record literal, its keys texts or numbers: jinja2's dict takes any key (Seed-OSS's `{0: 0, 512: 128}`, looked
+ * up by a number), the library's records hold texts alone ("Object keys must be strings: got IntegerValue"). A
+ * bool, None or a tuple as a key is refused with what to write instead (True would be the key 1, as in Python).
  */
-export function textKeyedRecord(evaluate: () => Value, literal: { value?: unknown }): Value {
-  try {
-    return evaluate();
-  } catch (error) {
-    const key = error instanceof Error ? /^Object keys must be strings: got (\w+)/.exec(error.message)?.[1] : undefined;
-    if (key === undefined) throw error;
-    const kind = { IntegerValue: 'an integer', FloatValue: 'a float', BooleanValue: 'a bool', NullValue: 'None', TupleValue: 'a tuple' }[key] ?? key;
-    // The first key written as a number or a name (true, none), to name it, and the check before the run its line.
-    const keys = literal.value instanceof Map ? [...literal.value.keys()] as Array<{ type?: string; value?: unknown }> : [];
-    const written = keys.find((node) => node.type !== 'StringLiteral' && (typeof node.value === 'number' || typeof node.value === 'string'));
-    const named = written === undefined ? '' : ` \`${String(written.value)}\``;
-    throw new TypeError(`a record literal ({…: …}) with ${kind} as a key${named}: jinja2's dict takes any key, tmas holds records keyed by texts alone: write the keys as texts ('512': …) and look them up so (d['512'], d[n | string])`, { cause: error });
+export function recordOf(literal: { value?: unknown }, evaluate: (node: never) => Value): Value {
+  const record = new Map<RecordKey, Value>();
+  for (const [keyNode, valueNode] of literal.value instanceof Map ? literal.value : []) {
+    const key = evaluate(keyNode as never);
+    // The key as written (`none`, `true`), which the check before the run finds on its line.
+    const written = String((keyNode as { value?: unknown }).value);
+    if (key.type === 'StringValue') record.set(String(key.value), evaluate(valueNode as never));
+    else if (key.type === 'IntegerValue' || key.type === 'FloatValue') record.set(Number(key.value), evaluate(valueNode as never));
+    else {
+      const kind = { BooleanValue: 'a bool', NullValue: 'None', TupleValue: 'a tuple' }[key.type] ?? key.type;
+      throw new TypeError(`a record literal ({…: …}) with ${kind} as a key \`${written}\`: tmas holds records keyed by texts and numbers alone: write the key as a text or a number`);
+    }
   }
+  return Object.assign(runtime({}), { value: record });
 }
 
 /** Values Python cannot slice, by Python's name of their type. */
