@@ -79,6 +79,15 @@ export function withArgumentsEvaluated<N extends { type: string }>(call: N, eval
   return { ...call, args: evaluatedArgs };
 }
 
+/**
+ * The error of a stack that ran out outside any call: a value nested thousands deep (`{% set ns.l = [ns.l] %}` in a
+ * loop) printed, compared or written as JSON. The engine's "Maximum call stack size exceeded" named nothing; jinja2
+ * stops such a template with RecursionError too.
+ */
+export function valueTooDeep(cause: Error): TemplateBoundError {
+  return new TemplateBoundError('a value nested thousands deep (a list or a record inside itself, level after level) for one prompt, so the render was stopped: printing, comparing or writing it as JSON ran out of stack (jinja2 stops with Python\'s RecursionError)', { cause });
+}
+
 /** The depth of the calls a render is inside. */
 export class CallDepth {
   private depth = 0;

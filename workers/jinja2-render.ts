@@ -22,7 +22,7 @@
 import * as jinja from '@huggingface/jinja';
 import type { Template } from '@huggingface/jinja';
 import { pyTest } from './jinja2-tests.ts';
-import { CallDepth, withArgumentsEvaluated } from './jinja2-call-depth.ts';
+import { CallDepth, valueTooDeep, withArgumentsEvaluated } from './jinja2-call-depth.ts';
 import { withoutOneTupleMark } from './jinja2-one-tuple.ts';
 import { asMarkup, isMarkup } from './jinja2-markup.ts';
 import { joiner, pyDict } from './jinja2-globals.ts';
@@ -391,6 +391,9 @@ export function renderAsJinja2(template: Template, variables: Record<string, unk
     program = withOutputs(template.parsed as unknown as Node);
     programs.set(template, program);
   }
-  const result = new Jinja2Interpreter(environment).run(program);
-  return String(result.value);
+  try {
+    return String(new Jinja2Interpreter(environment).run(program).value);
+  } catch (error) {
+    throw error instanceof RangeError && /Maximum call stack/.test(error.message) ? valueTooDeep(error) : error;
+  }
 }
