@@ -42,3 +42,30 @@ export function numberKeyedDictsort(record: Value, { positional, named }: { posi
   pairs.sort((a, b) => (pyEquals(sortKey(a), sortKey(b)) ? 0 : pyCompare(sortKey(a), sortKey(b), '<')) * (reverse ? -1 : 1));
   return asPairs(Object.assign(runtime([]), { value: pairs.map((pair) => Object.assign(runtime([]), { value: [...pair] })) }));
 }
+
+/** Whether `record` holds a number key (a dict literal's). */
+function hasNumberKey(record: Value): boolean {
+  return record.type === 'ObjectValue' && record.value instanceof Map && [...record.value.keys()].some((key) => typeof key === 'number');
+}
+
+/**
+ * The keys a loop over a record with a number key goes through, numbers as numbers; null for the library's loop
+ * over one keyed by texts alone. The library's loop gave each key as a text: `k == 512` was false, `k * 2`
+ * repeated the text, where jinja2 renders the number's.
+ */
+export function numberKeysOf(record: Value): Value | null {
+  return hasNumberKey(record) ? runtime([...(record.value as Map<unknown, Value>).keys()]) : null;
+}
+
+/** Whether `key` is an integer or a float: the keys the library's get() refused ("Object key must be a string"). */
+export function isNumberKey(key: Value | undefined): boolean {
+  return key?.type === 'IntegerValue' || key?.type === 'FloatValue';
+}
+
+/** Python's dict.get(key, default=None) of a number key (isNumberKey), as jinja2 gives it. */
+export function numberKeyedGet(record: Value, { positional }: { positional: Value[] }): Value {
+  if (record.type !== 'ObjectValue' || !(record.value instanceof Map)) throw new TypeError(`'${record.type}' has no get(): jinja2 fails on it (UndefinedError)`);
+  if (positional.length > 2) throw new TypeError(`get expected at most 2 arguments, got ${positional.length}`);
+  const [key, fallback] = positional as [Value, Value | undefined];
+  return (record.value as Map<unknown, Value>).get(Number(key.value)) ?? fallback ?? runtime(null);
+}

@@ -31,7 +31,7 @@ import { ARGUMENT_FILTERS, argumentFilter, type FilterArguments } from './jinja2
 import { PYTHON_OPERATORS, pythonOperation } from './jinja2-operators.ts';
 import { jinja2Title, pyTitle } from './python-title.ts';
 import { pyStrFormat } from './python-str-format.ts';
-import { asKeys, asPairs, numberKeyedDictsort } from './jinja2-pairs.ts';
+import { asKeys, asPairs, isNumberKey, numberKeyedDictsort, numberKeyedGet, numberKeysOf } from './jinja2-pairs.ts';
 import { LIST_METHODS, listSearch, methodArguments, TEXT_METHODS, textMethod } from './python-methods.ts';
 import { mappedAttribute, pyItems, pyTruthy, SELECTING, selected, unique } from './jinja2-select.ts';
 import { asGenerator, asOperand, attributeOf, boundedRange, boundedWidth, consumedGenerator, endOf, Environment, GENERATING, listMethod, orEmpty, RenderBudget, runtime, sliceOf, TemplateBoundError, recordOf, MAX_RENDERED_CHARS } from './jinja2-values.ts';
@@ -250,7 +250,7 @@ class Jinja2Interpreter extends Interpreter {
     const loop = node as unknown as { iterable: Node & { lhs?: Node } };
     const select = loop.iterable.type === 'SelectExpression';
     const items = this.evaluate(select ? loop.iterable.lhs : loop.iterable, environment);
-    let iterable = items;
+    let iterable = numberKeysOf(items) ?? items;
     if (items.type === 'UndefinedValue') iterable = runtime([]);
     else if (typeof items.value === 'string') iterable = runtime(Array.from(items.value));
     if ((node as unknown as { loopvar: Node }).loopvar.type === 'TupleLiteral' && Array.isArray(iterable.value)) iterable = unpackable(iterable);
@@ -314,6 +314,7 @@ class Jinja2Interpreter extends Interpreter {
     }
     if (PAIRS.has(method)) return asPairs(super.evaluate(node, environment));
     if (method === 'keys') return asKeys(super.evaluate(node, environment));
+    if (method === 'get' && callee.object !== undefined && isNumberKey(this.argumentsOf(args, environment).positional[0])) return numberKeyedGet(this.owner(callee.object, environment), this.argumentsOf(args, environment));
     if (method === 'cycle' && callee.object?.type === 'Identifier' && (callee.object as unknown as { value: string }).value === 'loop') return this.cycled(args, environment);
     if ((TEXT_METHODS.has(method) || LIST_METHODS.has(method)) && callee.object !== undefined) {
       const object = this.owner(callee.object, environment);
