@@ -274,6 +274,15 @@ describe("a user's template is bounded in the steps one prompt may take", () => 
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
+  test('wordwrap of a word of 100,000 characters at width 1 takes a second, not a minute; a wrapstring that joins past the bound is refused', () => {
+    // Each line cut from the word counted and copied all the word left, a square of its length: 2 million held a worker for hours.
+    const started = Date.now();
+    expect(renderTemplate("{{ ('a' * 100000) | wordwrap(1) | length }}", {}, 'jinja2')).toBe('199999');
+    expect(Date.now() - started).toBeLessThan(5_000);
+    // It failed with the engine's "Invalid string length".
+    expect(() => renderTemplate("{{ ('a ' * 1000000) | wordwrap(1, wrapstring='x' * 1000) | length }}", {}, 'jinja2')).toThrow(/a wordwrap makes 1,000,999,000 characters, more than any context window holds/);
+  });
+
   test('unique of 199,000 items, within the bound on items, takes a second, not minutes', () => {
     // Each item was compared with every key kept: 20,000 took 6 s, 199,000 some ten minutes of a worker.
     const started = Date.now();

@@ -9,7 +9,7 @@
 import { asMarkup, escapeHtml, isMarkup } from './jinja2-markup.ts';
 import { pyPercent } from './python-format.ts';
 import { pyType } from './jinja2-tests.ts';
-import { boundedWidth } from './jinja2-values.ts';
+import { boundedWidth, MAX_RENDERED_CHARS, TemplateBoundError } from './jinja2-values.ts';
 import { integerArgument, pySplitLines } from './python-methods.ts';
 import { pyStr, type RuntimeValue } from './python-str.ts';
 import { pyWrap } from './python-textwrap.ts';
@@ -36,7 +36,13 @@ function wordwrapped(value: Value, { argument }: TextFilterContext): string {
   const wrapstring = argument(2, 'wrapstring');
   const separator = wrapstring === undefined || wrapstring.type === 'NullValue' ? '\n' : pyStr(wrapstring);
   const breakOnHyphens = argument(3, 'break_on_hyphens')?.value !== false;
-  return pySplitLines(String(value.value)).map((line) => pyWrap(line, { width, breakLongWords, breakOnHyphens }).join(separator)).join(separator);
+  // Each line of the text wrapped apart; an empty one wraps to no lines and stays an empty line between its neighbours.
+  const wrapped = pySplitLines(String(value.value)).map((line) => pyWrap(line, { width, breakLongWords, breakOnHyphens }));
+  // Measured before it is joined: a long wrapstring between millions of lines failed with the engine's "Invalid string length".
+  const joints = wrapped.reduce((sum, lines) => sum + Math.max(0, lines.length - 1), Math.max(0, wrapped.length - 1));
+  const length = wrapped.flat().reduce((sum, line) => sum + line.length, joints * separator.length);
+  if (length > MAX_RENDERED_CHARS) throw new TemplateBoundError(`a wordwrap makes ${length.toLocaleString('en-US')} characters, more than any context window holds (at most ${MAX_RENDERED_CHARS.toLocaleString('en-US')})`);
+  return wrapped.map((lines) => lines.join(separator)).join(separator);
 }
 
 /**

@@ -37,20 +37,31 @@ function isBlank(chunk: string): boolean {
   return true;
 }
 
-const lengthOf = (chunk: string): number => Array.from(chunk).length;
+/**
+ * The length of `chunk` in characters, as Python counts them, counted no further than `limit` + 1: all a fit
+ * needs. Counting a word of millions of characters whole for each line it is cut into held the thread for minutes.
+ */
+function lengthUpTo(chunk: string, limit: number): number {
+  let count = 0;
+  for (let at = 0; at < chunk.length && count <= limit; at += (chunk.codePointAt(at) as number) > 0xffff ? 2 : 1) count++;
+  return count;
+}
 
 /** textwrap's _handle_long_word: the head of the next chunk that fits on the line (or all of it on an empty line when words are not broken). */
 function placeLongWord(chunks: string[], line: string[], used: number, width: number, options: WrapOptions): void {
   const spaceLeft = width < 1 ? 1 : width - used;
-  const chunk = Array.from(chunks[chunks.length - 1] as string);
+  const chunk = chunks[chunks.length - 1] as string;
   if (options.breakLongWords) {
-    let end = spaceLeft;
-    if (options.breakOnHyphens && chunk.length > spaceLeft) {
-      const hyphen = chunk.slice(0, spaceLeft).lastIndexOf('-');
-      if (hyphen > 0 && chunk.slice(0, hyphen).some((char) => char !== '-')) end = hyphen + 1;
+    // The head of spaceLeft characters, in UTF-16 units: only the head is walked, never the whole word for each cut.
+    let cut = 0;
+    for (let count = 0; cut < chunk.length && count < spaceLeft; count++) cut += (chunk.codePointAt(cut) as number) > 0xffff ? 2 : 1;
+    let end = cut;
+    if (options.breakOnHyphens && cut < chunk.length) {
+      const hyphen = chunk.slice(0, cut).lastIndexOf('-');
+      if (hyphen > 0 && /[^-]/u.test(chunk.slice(0, hyphen))) end = hyphen + 1;
     }
-    line.push(chunk.slice(0, end).join(''));
-    chunks[chunks.length - 1] = chunk.slice(end).join('');
+    line.push(chunk.slice(0, end));
+    chunks[chunks.length - 1] = chunk.slice(end);
   } else if (line.length === 0) {
     line.push(chunks.pop() as string);
   }
@@ -66,12 +77,11 @@ export function pyWrap(text: string, options: WrapOptions): string[] {
     const line: string[] = [];
     let used = 0;
     if (lines.length > 0 && isBlank(chunks[chunks.length - 1] as string)) chunks.pop();
-    while (chunks.length > 0 && used + lengthOf(chunks[chunks.length - 1] as string) <= width) {
-      const chunk = chunks.pop() as string;
-      line.push(chunk);
-      used += lengthOf(chunk);
+    for (let length = lengthUpTo(chunks.at(-1) ?? '', width - used); chunks.length > 0 && used + length <= width; length = lengthUpTo(chunks.at(-1) ?? '', width - used)) {
+      line.push(chunks.pop() as string);
+      used += length;
     }
-    if (chunks.length > 0 && lengthOf(chunks[chunks.length - 1] as string) > width) placeLongWord(chunks, line, used, width, options);
+    if (chunks.length > 0 && lengthUpTo(chunks.at(-1) as string, width) > width) placeLongWord(chunks, line, used, width, options);
     if (line.length > 0 && isBlank(line[line.length - 1] as string)) line.pop();
     if (line.length > 0) lines.push(line.join(''));
   }
