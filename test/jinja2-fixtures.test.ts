@@ -283,6 +283,11 @@ describe("a user's template is bounded in the steps one prompt may take", () => 
     expect(() => renderTemplate("{{ ('a ' * 1000000) | wordwrap(1, wrapstring='x' * 1000) | length }}", {}, 'jinja2')).toThrow(/a wordwrap makes 1,000,999,000 characters, more than any context window holds/);
   });
 
+  test('a str.format whose fields fill past the bound on what a render makes is refused as it fills them', () => {
+    // It made all 40 million characters (2,000,000 fields: 191 Mi, 8 s and half a gigabyte) before the bound on the printed text saw them.
+    expect(() => renderTemplate("{% set s = ('{0}' * 400000).format('x' * 100) %}{{ s | length }}", {}, 'jinja2')).toThrow(/a str\.format makes more than 33,554,432 characters, more than any context window holds/);
+  });
+
   test('unique of 199,000 items, within the bound on items, takes a second, not minutes', () => {
     // Each item was compared with every key kept: 20,000 took 6 s, 199,000 some ten minutes of a worker.
     const started = Date.now();

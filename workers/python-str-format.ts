@@ -9,7 +9,7 @@
  * formatting's code (python-format.ts), which gives Python's.
  */
 import { pyType } from './jinja2-tests.ts';
-import { attributeOf, boundedWidth } from './jinja2-values.ts';
+import { attributeOf, boundedWidth, MAX_RENDERED_CHARS, TemplateBoundError } from './jinja2-values.ts';
 import { pyPercent } from './python-format.ts';
 import { pyFloat, pyLength, pyRepr, pyStr, type RuntimeValue } from './python-str.ts';
 
@@ -120,10 +120,16 @@ export function pyStrFormat(format: string, positional: readonly Value[], named:
     if (conversion !== 's' && conversion !== 'r') throw new RangeError(`Unknown conversion specifier ${conversion}`);
     return pyFormatValue({ type: 'StringValue', value: conversion === 's' ? pyStr(value) : pyRepr(value) } as Value, resolved);
   };
+  // What the fields add, counted as they are filled: a format of millions of fields, each a long text, made
+  // hundreds of millions of characters (or failed with the engine's "Invalid string length") before any bound saw it.
+  let length = format.length;
   return format.replace(/\{\{|\}\}|\{((?:[^{}]|\{[^{}]*\})*)\}|[{}]/gu, (whole, inner: string | undefined) => {
     if (whole === '{{') return '{';
     if (whole === '}}') return '}';
     if (inner === undefined) throw new RangeError(whole === '}' ? "Single '}' encountered in format string" : "Single '{' encountered in format string");
-    return field(inner);
+    const filled = field(inner);
+    length += filled.length - whole.length;
+    if (length > MAX_RENDERED_CHARS) throw new TemplateBoundError(`a str.format makes more than ${MAX_RENDERED_CHARS.toLocaleString('en-US')} characters, more than any context window holds`);
+    return filled;
   });
 }
