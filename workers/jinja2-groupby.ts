@@ -8,7 +8,7 @@
  * has `.grouper` and `.list`, as jinja2's named tuple does.
  */
 import { pyItems } from './jinja2-select.ts';
-import { pyCompare } from './jinja2-tests.ts';
+import { pyCompare, pyType } from './jinja2-tests.ts';
 import { attributeOf, nameFields } from './jinja2-values.ts';
 import { markTuple, pyEquals, type RuntimeValue } from './python-str.ts';
 
@@ -48,9 +48,14 @@ export function jinja2GroupBy(value: Value, { argument, runtime }: GroupByContex
     const key = keyOf(item);
     return !caseSensitive && typeof key.value === 'string' ? runtime(key.value.toLowerCase()) : key;
   };
-  // Python's sorted() by the key: stable, unequal keys ordered by "<" (a text and a number fail, as there).
+  // Python's sorted() by the key: stable, keys ordered by "<" alone, even equal ones, so keys that "<" refuses fail
+  // as there (a text and a number, two None, an attribute an item lacks), where grouping them printed "Undefined".
   const keyed = pyItems(value).map((item) => ({ item, key: comparable(item) }));
-  keyed.sort((a, b) => (pyEquals(a.key, b.key) ? 0 : pyCompare(a.key, b.key, '<')));
+  const ordered = (key: Value, item: Value): Value => {
+    if (key.type === 'UndefinedValue') throw new TypeError(`'${pyType(item)} object' has no attribute '${String(attribute.value)}': groupby compares it (UndefinedError)`);
+    return key;
+  };
+  keyed.sort((a, b) => pyCompare(ordered(a.key, a.item), ordered(b.key, b.item), '<'));
   const groups: Value[] = [];
   let current: Value[] = [];
   let currentKey: Value | null = null;
