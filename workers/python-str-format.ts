@@ -9,9 +9,9 @@
  * formatting's code (python-format.ts), which gives Python's.
  */
 import { pyType } from './jinja2-tests.ts';
-import { attributeOf, boundedWidth, MAX_RENDERED_CHARS, TemplateBoundError } from './jinja2-values.ts';
+import { attributeOf, boundedWidth, MAX_RENDERED_CHARS, runtime, TemplateBoundError } from './jinja2-values.ts';
 import { pyPercent } from './python-format.ts';
-import { pyFloat, pyLength, pyRepr, pyStr, type RuntimeValue } from './python-str.ts';
+import { pyCharAt, pyFloat, pyLength, pyRepr, pyStr, type RuntimeValue } from './python-str.ts';
 
 type Value = RuntimeValue;
 
@@ -94,8 +94,38 @@ function fieldValue(name: string, take: (index: number | null) => Value, named: 
     if (found === undefined) throw new RangeError(`KeyError: '${head}'`);
     value = found;
   }
-  for (const [, attribute, key] of rest.matchAll(/\.([^.[]+)|\[([^\]]*)\]/gu)) value = attributeOf(value, (attribute ?? key) as string);
+  for (const [, attribute, key] of rest.matchAll(/\.([^.[]+)|\[([^\]]*)\]/gu)) value = attribute === undefined ? fieldItem(value, key as string) : fieldAttribute(value, attribute);
   return value;
+}
+
+/**
+ * Python's getattr in a field (`{0.name}`): a namespace's or a named tuple's field (groupby's pairs); a dict, a
+ * list or a text has none a template reads, and Python fails, where reading the dict's key printed its value.
+ */
+function fieldAttribute(value: Value, name: string): Value {
+  const found = value.type === 'NamespaceValue' || (value.type === 'ArrayValue' && !/^\d+$/u.test(name)) ? attributeOf(value, name) : undefined;
+  if (found === undefined || found.type === 'UndefinedValue') throw new TypeError(`AttributeError: '${pyType(value)}' object has no attribute '${name}'`);
+  return found;
+}
+
+/**
+ * Python's item in a field (`{0[key]}`): a key of digits is an integer, any other a text, and a missing one fails
+ * (KeyError, IndexError), where it printed nothing.
+ */
+function fieldItem(value: Value, key: string): Value {
+  const index = /^\d+$/u.test(key) ? Number(key) : null;
+  if (value.type === 'ObjectValue' && value.value instanceof Map) {
+    const found = (value.value as Map<unknown, Value>).get(index ?? key);
+    if (found === undefined) throw new RangeError(`KeyError: ${index ?? `'${key}'`}`);
+    return found;
+  }
+  const kind = pyType(value);
+  const sequence = value.type === 'ArrayValue' || value.type === 'StringValue';
+  if (!sequence) throw new TypeError(`'${kind}' object is not subscriptable`);
+  if (index === null) throw new TypeError(value.type === 'StringValue' ? "string indices must be integers, not 'str'" : `${kind} indices must be integers or slices, not str`);
+  const found = value.type === 'StringValue' ? pyCharAt(String(value.value), index) : (value.value as Value[])[index];
+  if (found === undefined) throw new RangeError(`IndexError: ${value.type === 'StringValue' ? 'string' : kind} index out of range`);
+  return typeof found === 'string' ? runtime(found) : found;
 }
 
 /** `format.format(*positional, **named)` as Python gives it. */
