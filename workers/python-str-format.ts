@@ -30,10 +30,15 @@ function numberBody(value: Value, type: string, precision: number | undefined, a
   if (type === 'c') return String.fromCodePoint(x);
   const float = { type: 'FloatValue', value: x } as Value;
   if (type === '%') return `${pyPercent(`%${flag}.${precision ?? 6}f`, { type: 'FloatValue', value: x * 100 } as Value)}%`;
-  if (type !== '' && type !== 'n') return pyPercent(`%${flag}.${precision ?? 6}${type}`, float);
+  // 'n' is 'g' in the C locale jinja2 renders in.
+  if (type !== '') return pyPercent(`%${flag}.${precision ?? 6}${type === 'n' ? 'g' : type}`, float);
   if (precision === undefined) return pyFloat(x);
-  // No type, a precision: 'g', with a digit past the point where it writes a whole number.
-  const general = pyPercent(`%${flag}.${precision}g`, float);
+  // No type, a precision: 'g', but the exponent form from an exponent of precision - 1 ('g' from precision) and
+  // a digit past the point where it writes a whole number: '{:.1}' of 1.5 is '2e+00', where 'g' writes '2'.
+  const digits = Math.max(precision, 1);
+  const exponential = pyPercent(`%${flag}.${digits - 1}e`, float);
+  if (Number(/e([-+]\d+)$/u.exec(exponential)?.[1]) === digits - 1) return alternate ? exponential : exponential.replace(/(\.\d*?)0+e/u, '$1e').replace('.e', 'e');
+  const general = pyPercent(`%${flag}.${digits}g`, float);
   return /[.eni]/.test(general) ? general : `${general}.0`;
 }
 
