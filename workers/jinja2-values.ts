@@ -152,14 +152,20 @@ export function endOf(value: Value, end: 'first' | 'last'): Value | null {
   return (end === 'first' ? items[0] : items[items.length - 1]) ?? runtime(undefined);
 }
 
-/** jinja2's getattr-or-item of one step of an attribute path: a record's field, a list's item at a number; undefined when absent. */
+/**
+ * jinja2's getattr-or-item of one step of an attribute path: a record's field, a list's item or a text's character
+ * at a number (jinja2 reads a step of digits as an integer, so it finds a record's number key too); undefined when
+ * absent. A text's character was undefined: map(attribute='0') of texts printed [Undefined, …], join(attribute=) nothing.
+ */
 export function attributeOf(value: Value, key: string): Value {
   const absent = runtime(undefined);
   const field = namedFields.get(value)?.get(key);
   if (field !== undefined) return field;
-  if (value.value instanceof Map) return (value.value.get(key) as Value | undefined) ?? absent;
-  if (Array.isArray(value.value) && /^\d+$/.test(key)) return (value.value[Number(key)] as Value | undefined) ?? absent;
-  return absent;
+  const index = /^\d+$/.test(key) ? Number(key) : null;
+  if (value.value instanceof Map) return (value.value.get(key) as Value | undefined) ?? (index === null ? undefined : (value.value.get(index) as Value | undefined)) ?? absent;
+  if (Array.isArray(value.value) && index !== null) return (value.value[index] as Value | undefined) ?? absent;
+  const char = typeof value.value === 'string' && index !== null ? pyCharAt(value.value, index) : undefined;
+  return char === undefined ? absent : runtime(char);
 }
 
 /**
