@@ -192,6 +192,14 @@ describe("a user's template is bounded in the steps one prompt may take", () => 
     }
   });
 
+  test('a text doubled by replace in a loop is refused before it passes the bound on what a render makes, where it held the thread for minutes', () => {
+    for (const source of ["{% set ns = namespace(s='xx') %}{% for i in range(40) %}{% set ns.s = ns.s.replace('x', 'xx') %}{% endfor %}{{ ns.s | length }}", "{% set ns = namespace(s='xx') %}{% for i in range(40) %}{% set ns.s = ns.s | replace('x', 'xx') %}{% endfor %}"]) {
+      const started = Date.now();
+      expect(() => renderTemplate(source, {}, 'jinja2'), source).toThrow(/a replace makes 67,108,864 characters, more than any context window holds/);
+      expect(Date.now() - started, source).toBeLessThan(MAX_RENDER_SECONDS * 1000);
+    }
+  });
+
   test('a template that makes hundreds of megabytes, by doubling a text or printing one over and over, is refused before the run on its loop\'s line', () => {
     // The doubling made 134 MB that each call counted for minutes, to send nothing; the printing, 36 MB in 180,000 steps.
     const doubled = checkTemplate('{{ problem }}\n{% set ns = namespace(s="x y ") %}{% for i in range(25) %}{% set ns.s = ns.s ~ ns.s %}{% endfor %}{{ ns.s }}', variables);
@@ -248,9 +256,9 @@ describe("a user's template is bounded in the steps one prompt may take", () => 
     expect(`${problem?.line}: ${problem?.what}`).toMatch(/^2: it fails to render on sample values: the integer `12345678901234567890` is past 2\*\*53/);
   });
 
-  test('a record literal keyed by numbers, which jinja2 takes, fails with what to write instead', () => {
-    // Seed-OSS's lookup of a reflection interval; the library said "Object keys must be strings: got IntegerValue".
-    expect(() => renderTemplate('{% set d = {0: 0, 512: 128} %}{{ d[512] }}', {}, 'jinja2')).toThrow(/a record literal \(\{…: …\}\) with an integer as a key `0`: jinja2's dict takes any key, tmas holds records keyed by texts alone: write the keys as texts/);
+  test('a record literal keyed by numbers renders as jinja2 renders it; a key of None fails with what to write instead', () => {
+    // Seed-OSS's lookup of a reflection interval; the library said "Object keys must be strings: got IntegerValue", and tmas refused it.
+    expect(renderTemplate('{% set d = {0: 0, 512: 128} %}{{ d[512] }} {{ d }} {{ d | tojson }}', {}, 'jinja2')).toBe('128 {0: 0, 512: 128} {"0": 0, "512": 128}');
     const problem = checkTemplate("{{ problem }}\n{% set d = {none: 'yes'} %}{{ d[none] }}", variables);
     expect(`${problem?.line}: ${problem?.what}`).toMatch(/^2: it fails to render on sample values: a record literal \(\{…: …\}\) with None as a key `none`/);
   });
@@ -264,6 +272,20 @@ describe("a user's template is bounded in the steps one prompt may take", () => 
     const source = '{% for i in range(5000) %}{{ loop.index * 1000 + i // 7 - loop.revindex % 3 }},{% endfor %}';
     expect(renderTemplate(source, {}, 'jinja2').split(',')[4_999]).toBe('5000713');
     expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  test('wordwrap of a word of 100,000 characters at width 1 takes a second, not a minute; a wrapstring that joins past the bound is refused', () => {
+    // Each line cut from the word counted and copied all the word left, a square of its length: 2 million held a worker for hours.
+    const started = Date.now();
+    expect(renderTemplate("{{ ('a' * 100000) | wordwrap(1) | length }}", {}, 'jinja2')).toBe('199999');
+    expect(Date.now() - started).toBeLessThan(5_000);
+    // It failed with the engine's "Invalid string length".
+    expect(() => renderTemplate("{{ ('a ' * 1000000) | wordwrap(1, wrapstring='x' * 1000) | length }}", {}, 'jinja2')).toThrow(/a wordwrap makes 1,000,999,000 characters, more than any context window holds/);
+  });
+
+  test('a str.format whose fields fill past the bound on what a render makes is refused as it fills them', () => {
+    // It made all 40 million characters (2,000,000 fields: 191 Mi, 8 s and half a gigabyte) before the bound on the printed text saw them.
+    expect(() => renderTemplate("{% set s = ('{0}' * 400000).format('x' * 100) %}{{ s | length }}", {}, 'jinja2')).toThrow(/a str\.format makes more than 33,554,432 characters, more than any context window holds/);
   });
 
   test('unique of 199,000 items, within the bound on items, takes a second, not minutes', () => {

@@ -70,4 +70,13 @@ describe('macros that call themselves', () => {
       expect(rendered, `depth ${depth}`).toBe('x'.repeat(depth + 1));
     }
   });
+
+  test('a value nested thousands deep, printed or written as JSON: refused naming the cause, never the engine\'s "Maximum call stack size exceeded"', () => {
+    const nest = '{% set ns = namespace(l=[]) %}{% for i in range(20000) %}{% set ns.l = [ns.l] %}{% endfor %}';
+    for (const use of ['{{ ns.l | tojson }}', '{{ ns.l }}']) {
+      expect(() => renderTemplate(nest + use, {}, 'jinja2'), use).toThrow(/a value nested thousands deep \(a list or a record inside itself, level after level\) for one prompt, so the render was stopped/);
+    }
+    const refused = checkTemplate(`{{ problem }}\n${nest}{{ ns.l }}`, variables);
+    expect(`${refused?.line}: ${refused?.what}`).toMatch(/^\d+: it fails to render on sample values: a value nested thousands deep/);
+  });
 });

@@ -7,10 +7,12 @@
  */
 import { LIST_FILTERS, listFilter } from './jinja2-list-filters.ts';
 import { NUMBER_FILTERS, numberFilter } from './jinja2-number-filters.ts';
+import { jinja2GroupBy } from './jinja2-groupby.ts';
 import { jinja2Sort } from './jinja2-sort.ts';
 import { TEXT_FILTERS, textFilter } from './jinja2-text-filters.ts';
 import { jinja2Int, NO_NUMBER, pyFloatOf } from './python-int-float.ts';
-import { pyReplace, pyStr, type RuntimeValue } from './python-str.ts';
+import { pyStr, type RuntimeValue } from './python-str.ts';
+import { boundedReplace } from './jinja2-values.ts';
 
 type Value = RuntimeValue;
 
@@ -28,7 +30,7 @@ export interface Makers {
   record: (entries: Map<string, Value>) => Value;
 }
 
-export const ARGUMENT_FILTERS = new Set(['replace', 'int', 'float', 'sort', ...NUMBER_FILTERS, ...TEXT_FILTERS, ...LIST_FILTERS]);
+export const ARGUMENT_FILTERS = new Set(['replace', 'int', 'float', 'sort', 'groupby', ...NUMBER_FILTERS, ...TEXT_FILTERS, ...LIST_FILTERS]);
 
 /** The argument at `place`, or the one named `name`, or undefined. */
 function argument({ positional, named }: FilterArguments, place: number, name: string): Value | undefined {
@@ -40,7 +42,7 @@ function replaced(text: string, args: FilterArguments, { runtime }: Makers): Val
   const [old, replacement, count] = [argument(args, 0, 'old'), argument(args, 1, 'new'), argument(args, 2, 'count')];
   if (old === undefined || replacement === undefined) throw new TypeError(`do_replace() missing 1 required positional argument: '${old === undefined ? 'old' : 'new'}'`);
   const most = count === undefined || count.type === 'NullValue' ? -1 : Number(count.value);
-  return runtime(pyReplace(text, pyStr(old), pyStr(replacement), most));
+  return runtime(boundedReplace(text, pyStr(old), pyStr(replacement), most));
 }
 
 /** `name` (one of ARGUMENT_FILTERS) of `value` with its arguments, as jinja2 gives it. */
@@ -48,6 +50,7 @@ export function argumentFilter(name: string, value: Value, args: FilterArguments
   if (name === 'replace') return replaced(String(value.value), args, makers);
   const context = { ...makers, ...args, argument: (place: number, named: string) => argument(args, place, named) };
   if (name === 'sort') return jinja2Sort(value, context.argument, makers.runtime);
+  if (name === 'groupby') return jinja2GroupBy(value, context);
   if (NUMBER_FILTERS.has(name)) return numberFilter(name, value, context);
   if (TEXT_FILTERS.has(name)) return textFilter(name, value, context);
   if (LIST_FILTERS.has(name)) return listFilter(name, value, context);

@@ -9,7 +9,10 @@
  * MAX_CALL_DEPTH deep, below where any thread's stack runs out, and a stack
  * that runs out all the same (a macro whose body nests loops in loops) is
  * stopped alike: a TemplateBoundError, which the check before the run turns
- * into TMAS_PROMPT naming the file and the macro's line.
+ * into TMAS_PROMPT naming the file and the macro's line. A call's arguments
+ * are evaluated before it is entered, as Python does: `g(f(n - 1))` nests f
+ * in the caller, not in g (counted inside g, it stopped at 123 levels where
+ * jinja2 reaches 247).
  */
 import * as jinja from '@huggingface/jinja';
 import { TemplateBoundError } from './jinja2-values.ts';
@@ -55,6 +58,34 @@ function tooDeep(name: string, depth: number, why = `at most ${MAX_CALL_DEPTH}`)
   return new TemplateBoundError(
     `calls of "${name}(" nested ${depth} deep for one prompt, so the render was stopped (${why}; jinja2 stops near 250 with Python's RecursionError): a macro that calls itself without an end, or recurses over data nested that deep`,
   );
+}
+
+/** An argument of a call: by place, by name (`k=v`, its value), or unpacked (`*xs`, `**kw`, its argument). */
+interface Argument {
+  type: string;
+  value?: unknown;
+  argument?: unknown;
+}
+
+/** `call` with each of its arguments replaced by what `evaluateFirst` makes of it, in the order written. */
+export function withArgumentsEvaluated<N extends { type: string }>(call: N, evaluateFirst: (argument: N) => N): N {
+  const { args } = call as unknown as { args?: Argument[] };
+  if (!Array.isArray(args) || args.length === 0) return call;
+  const evaluatedArgs = args.map((arg) => {
+    if (arg.type === 'KeywordArgumentExpression') return { ...arg, value: evaluateFirst(arg.value as N) };
+    if (arg.type === 'SpreadExpression' || arg.type === 'KeywordSpreadExpression') return { ...arg, argument: evaluateFirst(arg.argument as N) };
+    return evaluateFirst(arg as unknown as N);
+  });
+  return { ...call, args: evaluatedArgs };
+}
+
+/**
+ * The error of a stack that ran out outside any call: a value nested thousands deep (`{% set ns.l = [ns.l] %}` in a
+ * loop) printed, compared or written as JSON. The engine's "Maximum call stack size exceeded" named nothing; jinja2
+ * stops such a template with RecursionError too.
+ */
+export function valueTooDeep(cause: Error): TemplateBoundError {
+  return new TemplateBoundError('a value nested thousands deep (a list or a record inside itself, level after level) for one prompt, so the render was stopped: printing, comparing or writing it as JSON ran out of stack (jinja2 stops with Python\'s RecursionError)', { cause });
 }
 
 /** The depth of the calls a render is inside. */

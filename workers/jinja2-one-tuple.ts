@@ -5,6 +5,8 @@
  * (`{% for stop in ('</s>',) %}`, `text.endswith(('.',))`) was refused as one
  * that does not parse. The tokens of such a group get a second item the
  * parser reads, a text no template can write, which the render leaves out.
+ * The empty tuple, `()` (`{% set stops = () %}`, `x in ()`), failed alike
+ * ("Unexpected token: CloseParen"); it gets two such items, both left out.
  */
 import { CLOSERS, OPENERS, pastGroup, type Token } from './jinja2-token-groups.ts';
 
@@ -33,22 +35,31 @@ function isOneAndComma(inner: readonly Token[]): boolean {
   return true;
 }
 
-/** `tokens` with each `(x,)` given the mark as a second item, which the parser reads as a tuple of two. */
+const MARK: Token = { type: 'StringLiteral', value: ONE_TUPLE_MARK };
+
+/** `tokens` with each `(x,)` given the mark as a second item, which the parser reads as a tuple of two, and each `()` two marks. */
 export function withOneTuples(tokens: readonly Token[]): Token[] {
-  const marked = new Set<number>();
+  const marked = new Map<number, Token[]>();
   tokens.forEach((token, at) => {
     if (token.type !== 'OpenParen' || callsAfter(tokens[at - 1])) return;
     const end = pastGroup(tokens, at);
-    if (tokens[end - 1]?.type === 'CloseParen' && isOneAndComma(tokens.slice(at + 1, end - 1))) marked.add(end - 1);
+    if (tokens[end - 1]?.type !== 'CloseParen') return;
+    if (end === at + 2) marked.set(end - 1, [MARK, { type: 'Comma', value: ',' }, MARK]);
+    else if (isOneAndComma(tokens.slice(at + 1, end - 1))) marked.set(end - 1, [MARK]);
   });
   if (marked.size === 0) return [...tokens];
-  return tokens.flatMap((token, at) => (marked.has(at) ? [{ type: 'StringLiteral', value: ONE_TUPLE_MARK }, token] : [token]));
+  return tokens.flatMap((token, at) => [...(marked.get(at) ?? []), token]);
 }
 
-/** A tuple literal without the mark withOneTuples added: its one item; any other node as it is. */
+/** Whether `item` is a mark withOneTuples added. */
+function isMark(item: { type?: string; value?: unknown }): boolean {
+  return item.type === 'StringLiteral' && item.value === ONE_TUPLE_MARK;
+}
+
+/** A tuple literal without the marks withOneTuples added: its one item, or none; any other node as it is. */
 export function withoutOneTupleMark<T extends { type: string }>(node: T): T {
   const items = (node as unknown as { value?: unknown }).value;
   if (node.type !== 'TupleLiteral' || !Array.isArray(items)) return node;
-  const last = items.at(-1) as { type?: string; value?: unknown } | undefined;
-  return last?.type === 'StringLiteral' && last.value === ONE_TUPLE_MARK ? { ...node, value: items.slice(0, -1) } : node;
+  const kept = (items as { type?: string; value?: unknown }[]).filter((item) => !isMark(item));
+  return kept.length === items.length ? node : { ...node, value: kept };
 }

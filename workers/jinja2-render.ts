@@ -22,7 +22,7 @@
 import * as jinja from '@huggingface/jinja';
 import type { Template } from '@huggingface/jinja';
 import { pyTest } from './jinja2-tests.ts';
-import { CallDepth } from './jinja2-call-depth.ts';
+import { CallDepth, valueTooDeep, withArgumentsEvaluated } from './jinja2-call-depth.ts';
 import { withoutOneTupleMark } from './jinja2-one-tuple.ts';
 import { asMarkup, isMarkup } from './jinja2-markup.ts';
 import { joiner, pyDict } from './jinja2-globals.ts';
@@ -30,17 +30,16 @@ import { callingDefined, itemOfUnsubscriptable, noteMissing, refuseUndefinedOwne
 import { ARGUMENT_FILTERS, argumentFilter, type FilterArguments } from './jinja2-argument-filters.ts';
 import { PYTHON_OPERATORS, pythonOperation } from './jinja2-operators.ts';
 import { jinja2Title, pyTitle } from './python-title.ts';
+import { pyStrFormat } from './python-str-format.ts';
+import { asKeys, asPairs, isNumberKey, numberKeyedDictsort, numberKeyedGet, numberKeysOf } from './jinja2-pairs.ts';
 import { LIST_METHODS, listSearch, methodArguments, TEXT_METHODS, textMethod } from './python-methods.ts';
-import { pyItems, pyTruthy, SELECTING, selected, unique } from './jinja2-select.ts';
-import { asGenerator, asOperand, attributeOf, boundedRange, boundedWidth, consumedGenerator, endOf, Environment, GENERATING, listMethod, orEmpty, RenderBudget, runtime, sliceOf, TemplateBoundError, textKeyedRecord, MAX_RENDERED_CHARS } from './jinja2-values.ts';
-
+import { mappedAttribute, pyItems, pyTruthy, SELECTING, selected, unique } from './jinja2-select.ts';
+import { asGenerator, asOperand, attributeOf, boundedRange, boundedWidth, consumedGenerator, endOf, Environment, GENERATING, listMethod, orEmpty, RenderBudget, runtime, sliceOf, TemplateBoundError, recordOf, MAX_RENDERED_CHARS } from './jinja2-values.ts';
 export { MAX_RENDERED_CHARS, MAX_RENDER_SECONDS, MAX_STEPS, TemplateBoundError } from './jinja2-values.ts';
 import { markTuple, pyCapitalize, pyCharAt, pyLength, pyStr, pyStrip, pyToJson, type RuntimeValue } from './python-str.ts';
 
 /** A node of the parsed template (the library exports no AST types). */
-interface Node {
-  type: string;
-}
+interface Node { type: string }
 type Value = RuntimeValue;
 
 interface Interpreter {
@@ -128,7 +127,8 @@ class Jinja2Interpreter extends Interpreter {
     if (node.type === 'MemberExpression') return this.member(node, environment);
     if (node.type === 'CallExpression') {
       const { callee } = node as unknown as { callee: Node };
-      return this.calls.within(callee, () => callingDefined(() => this.call(node, environment), callee));
+      const call = withArgumentsEvaluated(node, (argument) => evaluated(this.evaluate(argument, environment)));
+      return this.calls.within(callee, () => callingDefined(() => this.call(call, environment), callee));
     }
     if (node.type === OUTPUT) return runtime(pyStr(this.evaluate((node as unknown as { value: Node }).value, environment)));
     if (node.type === 'BinaryExpression' && PYTHON_OPERATORS.has((node as unknown as { operator: { value: string } }).operator.value)) {
@@ -139,7 +139,7 @@ class Jinja2Interpreter extends Interpreter {
       return pythonOperation(operator.value, a, b, { library, float });
     }
     if (node.type === 'TupleLiteral') return super.evaluate(withoutOneTupleMark(node), environment);
-    if (node.type === 'ObjectLiteral') return textKeyedRecord(() => super.evaluate(node, environment), node as unknown as { value?: unknown });
+    if (node.type === 'ObjectLiteral') return recordOf(node as unknown as { value?: unknown }, (part: Node) => this.evaluate(part, environment));
     if (node.type === 'FilterExpression') return this.filter(node, environment);
     if (node.type === 'TestExpression') return this.test(node, environment);
     if (node.type === 'For') return super.evaluate(this.loopOverItems(node, environment), environment);
@@ -167,7 +167,7 @@ class Jinja2Interpreter extends Interpreter {
     if (consumed !== null) return consumed;
     if (name === 'reverse' && typeof value.value === 'string') return runtime(Array.from(value.value).reverse().join(''));
     if (args.length === 0 && (name === 'string' || name === 'capitalize' || name === 'title')) return runtime((name === 'string' ? String : name === 'title' ? jinja2Title : pyCapitalize)(pyStr(value)));
-    if (PAIRS.has(name)) return this.pairs(library());
+    if (PAIRS.has(name)) return (name === 'dictsort' ? numberKeyedDictsort(value, this.argumentsOf(args, environment)) : null) ?? asPairs(library());
     if (ARGUMENT_FILTERS.has(name)) {
       const float = (number: number) => super.evaluate({ type: 'FloatLiteral', value: number } as Node, environment);
       const tuple = (items: Value[]) => super.evaluate({ type: 'TupleLiteral', value: items.map(evaluated) } as Node, environment);
@@ -178,6 +178,7 @@ class Jinja2Interpreter extends Interpreter {
     if (SELECTING.has(name)) return selected(name, value, positional.map((arg) => this.evaluate(arg, environment)));
     if (name === 'map' && !pyTruthy(value)) return runtime([]);
     if (name === 'map' && positional.length > 0) return this.mapped(value, positional, environment);
+    if (name === 'map') return mappedAttribute(value, this.argumentsOf(args, environment).named);
     if (name === 'unique' && args.length === 0) return unique(value);
     if ((name === 'first' || name === 'last') && args.length === 0) return endOf(value, name) ?? library();
     if (name === 'tojson' && value.type === 'UndefinedValue') throw new TypeError('"tojson" of an undefined value (UndefinedValue): Object of type Undefined is not JSON serializable');
@@ -249,7 +250,7 @@ class Jinja2Interpreter extends Interpreter {
     const loop = node as unknown as { iterable: Node & { lhs?: Node } };
     const select = loop.iterable.type === 'SelectExpression';
     const items = this.evaluate(select ? loop.iterable.lhs : loop.iterable, environment);
-    let iterable = items;
+    let iterable = numberKeysOf(items) ?? items;
     if (items.type === 'UndefinedValue') iterable = runtime([]);
     else if (typeof items.value === 'string') iterable = runtime(Array.from(items.value));
     if ((node as unknown as { loopvar: Node }).loopvar.type === 'TupleLiteral' && Array.isArray(iterable.value)) iterable = unpackable(iterable);
@@ -311,12 +312,14 @@ class Jinja2Interpreter extends Interpreter {
       const { positional, named } = this.argumentsOf(args, environment);
       return pyDict(positional, named);
     }
-    if (PAIRS.has(method)) return this.pairs(super.evaluate(node, environment));
+    if (PAIRS.has(method)) return asPairs(super.evaluate(node, environment));
+    if (method === 'keys') return asKeys(super.evaluate(node, environment));
+    if (method === 'get' && callee.object !== undefined && isNumberKey(this.argumentsOf(args, environment).positional[0])) return numberKeyedGet(this.owner(callee.object, environment), this.argumentsOf(args, environment));
     if (method === 'cycle' && callee.object?.type === 'Identifier' && (callee.object as unknown as { value: string }).value === 'loop') return this.cycled(args, environment);
     if ((TEXT_METHODS.has(method) || LIST_METHODS.has(method)) && callee.object !== undefined) {
       const object = this.owner(callee.object, environment);
       const { positional, named } = this.argumentsOf(args, environment);
-      if (typeof object.value === 'string' && TEXT_METHODS.has(method)) return textMethod(object.value, method, methodArguments('str', method, positional, named));
+      if (typeof object.value === 'string' && TEXT_METHODS.has(method)) return method === 'format' ? runtime(pyStrFormat(object.value, positional, named)) : textMethod(object.value, method, methodArguments('str', method, positional, named));
       if (object.type === 'ArrayValue' && LIST_METHODS.has(method)) return listSearch(object.value as Value[], method, methodArguments('list', method, positional, named));
       return super.evaluate({ ...node, callee: { ...callee, object: evaluated(object) }, args: positional.map(evaluated) } as Node, environment);
     }
@@ -345,12 +348,6 @@ class Jinja2Interpreter extends Interpreter {
     if (values.length === 0) throw new TypeError('no items for cycling given');
     const index = Number((loop.value as Map<string, Value>).get('index0')?.value ?? 0);
     return values[index % values.length] as Value;
-  }
-
-  /** A list of [key, value] lists (the library's items()) marked as Python's pairs, which print as tuples; they stay lists, which a loop unpacks. */
-  private pairs(list: Value): Value {
-    if (list.type === 'ArrayValue') for (const pair of list.value as Value[]) if (pair.type === 'ArrayValue') markTuple(pair);
-    return list;
   }
 }
 
@@ -395,6 +392,9 @@ export function renderAsJinja2(template: Template, variables: Record<string, unk
     program = withOutputs(template.parsed as unknown as Node);
     programs.set(template, program);
   }
-  const result = new Jinja2Interpreter(environment).run(program);
-  return String(result.value);
+  try {
+    return String(new Jinja2Interpreter(environment).run(program).value);
+  } catch (error) {
+    throw error instanceof RangeError && /Maximum call stack/.test(error.message) ? valueTooDeep(error) : error;
+  }
 }

@@ -87,3 +87,20 @@ function hashOf(key: Value): string | null {
   if (isTuple(key)) return null;
   throw new TypeError(`"unique" of items holding a ${pyType(key)}: unhashable type: '${pyType(key)}'`);
 }
+
+/**
+ * map(attribute=…, default=…): each item's attribute (a dotted path, or an index), the default where it is
+ * missing; the library's read records alone ("items in map must be an object": a list of groupby's pairs).
+ */
+export function mappedAttribute(value: Value, named: ReadonlyMap<string, Value>): Value {
+  const attribute = named.get('attribute');
+  if (attribute === undefined) throw new TypeError("map() needs a filter's name or attribute=");
+  const fallback = named.get('default');
+  const path = String(attribute.value).split('.');
+  return listOf(
+    pyItems(value).map((item) => {
+      const found = path.reduce(attributeOf, item);
+      return found.type === 'UndefinedValue' && fallback !== undefined ? fallback : found;
+    }),
+  );
+}

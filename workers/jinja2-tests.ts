@@ -196,7 +196,7 @@ export function pyContains(container: RuntimeValue, item: RuntimeValue): boolean
     if (item.type !== 'StringValue') throw new TypeError(`'in <string>' requires string as left operand, not ${pyType(item)}`);
     return String(container.value).includes(String(item.value));
   }
-  if (container.value instanceof Map) return [...container.value.keys()].some((key) => item.type === 'StringValue' && item.value === key);
+  if (container.value instanceof Map) return [...container.value.keys()].some((key) => (item.type === 'StringValue' || typeof key === 'number') && item.value === key);
   if (container.type === 'UndefinedValue') return false;
   throw new TypeError(`argument of type '${pyType(container)}' is not iterable`);
 }

@@ -3,14 +3,16 @@
  * them: "Unknown StringValue filter: format"): `format` (printf-style, as
  * `%`), `escape` and `e` (markupsafe's, giving a Markup), `center` (Python's
  * str.center), `wordcount` (runs of word characters) and `truncate` (at a
- * space, with jinja2's leeway of 5). Each reads Python's str() of its value.
+ * space, with jinja2's leeway of 5), `wordwrap` (each line wrapped by Python's
+ * textwrap). Each reads Python's str() of its value.
  */
 import { asMarkup, escapeHtml, isMarkup } from './jinja2-markup.ts';
 import { pyPercent } from './python-format.ts';
 import { pyType } from './jinja2-tests.ts';
-import { boundedWidth } from './jinja2-values.ts';
+import { boundedWidth, MAX_RENDERED_CHARS, TemplateBoundError } from './jinja2-values.ts';
 import { integerArgument, pySplitLines } from './python-methods.ts';
 import { pyStr, type RuntimeValue } from './python-str.ts';
+import { pyWrap } from './python-textwrap.ts';
 
 type Value = RuntimeValue;
 
@@ -24,7 +26,24 @@ export interface TextFilterContext {
   record: (entries: Map<string, Value>) => Value;
 }
 
-export const TEXT_FILTERS = new Set(['format', 'escape', 'e', 'center', 'wordcount', 'truncate', 'indent']);
+export const TEXT_FILTERS = new Set(['format', 'escape', 'e', 'center', 'wordcount', 'truncate', 'indent', 'wordwrap']);
+
+/** jinja2's wordwrap(s, width=79, break_long_words=True, wrapstring=None, break_on_hyphens=True): each line of the text wrapped apart, joined by wrapstring (a newline). */
+function wordwrapped(value: Value, { argument }: TextFilterContext): string {
+  if (value.type !== 'StringValue') throw new TypeError(`"wordwrap" of a ${pyType(value)}: '${pyType(value)}' object has no attribute 'splitlines'`);
+  const width = integerArgument(argument(0, 'width'), 79);
+  const breakLongWords = argument(1, 'break_long_words')?.value !== false;
+  const wrapstring = argument(2, 'wrapstring');
+  const separator = wrapstring === undefined || wrapstring.type === 'NullValue' ? '\n' : pyStr(wrapstring);
+  const breakOnHyphens = argument(3, 'break_on_hyphens')?.value !== false;
+  // Each line of the text wrapped apart; an empty one wraps to no lines and stays an empty line between its neighbours.
+  const wrapped = pySplitLines(String(value.value)).map((line) => pyWrap(line, { width, breakLongWords, breakOnHyphens }));
+  // Measured before it is joined: a long wrapstring between millions of lines failed with the engine's "Invalid string length".
+  const joints = wrapped.reduce((sum, lines) => sum + Math.max(0, lines.length - 1), Math.max(0, wrapped.length - 1));
+  const length = wrapped.flat().reduce((sum, line) => sum + line.length, joints * separator.length);
+  if (length > MAX_RENDERED_CHARS) throw new TemplateBoundError(`a wordwrap makes ${length.toLocaleString('en-US')} characters, more than any context window holds (at most ${MAX_RENDERED_CHARS.toLocaleString('en-US')})`);
+  return wrapped.map((lines) => lines.join(separator)).join(separator);
+}
 
 /**
  * jinja2's indent(s, width=4, first=False, blank=False): each line after the first (and the first with first=true)
@@ -102,6 +121,7 @@ export function textFilter(name: string, value: Value, context: TextFilterContex
   if (name === 'wordcount') return runtime(text.match(/[\p{L}\p{N}_]+/gu)?.length ?? 0);
   if (name === 'truncate') return value.type === 'StringValue' || value.type === 'UndefinedValue' ? runtime(truncated(text, context)) : untruncated(value, context);
   if (name === 'indent') return keepMarkup(value, runtime(indented(value, context)));
+  if (name === 'wordwrap') return runtime(wordwrapped(value, context));
   if (positional.length > 0 && named.size > 0) throw new TypeError("format: can't handle positional and keyword arguments at the same time");
   return runtime(pyPercent(text, named.size > 0 ? context.record(named) : context.tuple(positional)));
 }

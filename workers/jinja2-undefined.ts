@@ -37,6 +37,8 @@ export function refuseUndefinedOwner(value: Value, name: string | null): void {
 
 /** An item of a value that has none (None, a number, a bool), or a record's item under a key that is not a text: undefined, with its reason. */
 export function itemOfUnsubscriptable(container: Value, key: Value): Value | null {
+  // A number looks up a number key (a dict literal's); the library reads texts alone.
+  if (container.type === 'ObjectValue' && (key.type === 'IntegerValue' || key.type === 'FloatValue')) return noteMissing((container.value as Map<unknown, Value>).get(Number(key.value)) ?? runtime(undefined), container, key);
   const none = UNSUBSCRIPTABLE.has(container.type) || (container.type === 'ObjectValue' && key.type !== 'StringValue');
   return none ? noteMissing(runtime(undefined), container, key) : null;
 }

@@ -5,7 +5,7 @@
  * ends of a list, an attribute path, range().
  */
 import * as jinja from '@huggingface/jinja';
-import { generatorFilter, generatorMisuse, isTuple, markTuple, noteGenerator, pyCharAt, pyStr, type RuntimeValue } from './python-str.ts';
+import { generatorFilter, generatorMisuse, isTuple, markTuple, noteGenerator, pyCharAt, pyReplace, pyStr, replacements, type RecordKey, type RuntimeValue } from './python-str.ts';
 
 type Value = RuntimeValue;
 
@@ -109,6 +109,8 @@ export function asOperand(value: Value, filter: string): Value {
   if (!ITERATING.has(filter)) return value;
   if (value.type === 'ObjectValue') return runtime([...(value.value as Map<string, Value>).keys()]);
   if (value.type === 'StringValue' && (filter === 'list' || filter === 'sort')) return runtime(Array.from(String(value.value)));
+  // A tuple's list is a list (it printed as the tuple, `(1, 2)` for `[1, 2]`).
+  if (filter === 'list' && isTuple(value)) return Object.assign(runtime([]), { value: [...(value.value as Value[])] });
   return value;
 }
 
@@ -150,12 +152,44 @@ export function endOf(value: Value, end: 'first' | 'last'): Value | null {
   return (end === 'first' ? items[0] : items[items.length - 1]) ?? runtime(undefined);
 }
 
-/** jinja2's getattr-or-item of one step of an attribute path: a record's field, a list's item at a number; undefined when absent. */
+/**
+ * jinja2's getattr-or-item of one step of an attribute path: a record's field, a list's item or a text's character
+ * at a number (jinja2 reads a step of digits as an integer, so it finds a record's number key too); undefined when
+ * absent. A text's character was undefined: map(attribute='0') of texts printed [Undefined, …], join(attribute=) nothing.
+ */
 export function attributeOf(value: Value, key: string): Value {
   const absent = runtime(undefined);
-  if (value.value instanceof Map) return (value.value.get(key) as Value | undefined) ?? absent;
-  if (Array.isArray(value.value) && /^\d+$/.test(key)) return (value.value[Number(key)] as Value | undefined) ?? absent;
-  return absent;
+  const field = namedFields.get(value)?.get(key);
+  if (field !== undefined) return field;
+  const index = /^\d+$/.test(key) ? Number(key) : null;
+  if (value.value instanceof Map) return (value.value.get(key) as Value | undefined) ?? (index === null ? undefined : (value.value.get(index) as Value | undefined)) ?? absent;
+  if (Array.isArray(value.value) && index !== null) return (value.value[index] as Value | undefined) ?? absent;
+  const char = typeof value.value === 'string' && index !== null ? pyCharAt(value.value, index) : undefined;
+  return char === undefined ? absent : runtime(char);
+}
+
+/**
+ * Python's str.replace, refused before it is made where it would pass MAX_RENDERED_CHARS: a replace that doubles
+ * a text, in a loop, held the thread for minutes (each pass longer than the last) before any bound saw the result.
+ */
+export function boundedReplace(text: string, old: string, replacement: string, count = -1): string {
+  // Counted only where the most the replace could make is past the bound: a search per replacement costs.
+  const most = old === '' ? text.length + 1 : Math.floor(text.length / old.length);
+  if (replacement.length > old.length && text.length + most * (replacement.length - old.length) > MAX_RENDERED_CHARS) {
+    const length = text.length + replacements(text, old, count) * (replacement.length - old.length);
+    if (length > MAX_RENDERED_CHARS) throw new TemplateBoundError(`a replace makes ${length.toLocaleString('en-US')} characters, more than any context window holds (at most ${MAX_RENDERED_CHARS.toLocaleString('en-US')})`);
+  }
+  return pyReplace(text, old, replacement, count);
+}
+
+/** The fields of Python's named tuples (groupby's pairs), which an attribute path reads as it reads a record's keys. */
+const namedFields = new WeakMap<Value, ReadonlyMap<string, Value>>();
+
+/** Gives the tuple `value` the named `fields`. */
+export function nameFields(value: Value, fields: ReadonlyMap<string, Value>): void {
+  namedFields.set(value, fields);
+  const builtins = (value as unknown as { builtins: Map<string, Value> }).builtins;
+  for (const [name, field] of fields) builtins.set(name, field);
 }
 
 /** Python's range(), refused past MAX_STEPS numbers before they are made. */
@@ -208,23 +242,24 @@ export function consumedGenerator(value: Value, filter: string): Value | null {
 }
 
 /**
- * A record literal evaluated by `evaluate`, with a clear error where one of its keys is not a text: jinja2's
- * dict takes any key (Seed-OSS's `{0: 0, 512: 128}`, looked up by a number), the library's records hold texts
- * alone, and it said "Object keys must be strings: got IntegerValue".
+ * A record literal, its keys texts or numbers: jinja2's dict takes any key (Seed-OSS's `{0: 0, 512: 128}`, looked
+ * up by a number), the library's records hold texts alone ("Object keys must be strings: got IntegerValue"). A
+ * bool, None or a tuple as a key is refused with what to write instead (True would be the key 1, as in Python).
  */
-export function textKeyedRecord(evaluate: () => Value, literal: { value?: unknown }): Value {
-  try {
-    return evaluate();
-  } catch (error) {
-    const key = error instanceof Error ? /^Object keys must be strings: got (\w+)/.exec(error.message)?.[1] : undefined;
-    if (key === undefined) throw error;
-    const kind = { IntegerValue: 'an integer', FloatValue: 'a float', BooleanValue: 'a bool', NullValue: 'None', TupleValue: 'a tuple' }[key] ?? key;
-    // The first key written as a number or a name (true, none), to name it, and the check before the run its line.
-    const keys = literal.value instanceof Map ? [...literal.value.keys()] as Array<{ type?: string; value?: unknown }> : [];
-    const written = keys.find((node) => node.type !== 'StringLiteral' && (typeof node.value === 'number' || typeof node.value === 'string'));
-    const named = written === undefined ? '' : ` \`${String(written.value)}\``;
-    throw new TypeError(`a record literal ({…: …}) with ${kind} as a key${named}: jinja2's dict takes any key, tmas holds records keyed by texts alone: write the keys as texts ('512': …) and look them up so (d['512'], d[n | string])`, { cause: error });
+export function recordOf(literal: { value?: unknown }, evaluate: (node: never) => Value): Value {
+  const record = new Map<RecordKey, Value>();
+  for (const [keyNode, valueNode] of literal.value instanceof Map ? literal.value : []) {
+    const key = evaluate(keyNode as never);
+    // The key as written (`none`, `true`), which the check before the run finds on its line.
+    const written = String((keyNode as { value?: unknown }).value);
+    if (key.type === 'StringValue') record.set(String(key.value), evaluate(valueNode as never));
+    else if (key.type === 'IntegerValue' || key.type === 'FloatValue') record.set(Number(key.value), evaluate(valueNode as never));
+    else {
+      const kind = { BooleanValue: 'a bool', NullValue: 'None', TupleValue: 'a tuple' }[key.type] ?? key.type;
+      throw new TypeError(`a record literal ({…: …}) with ${kind} as a key \`${written}\`: tmas holds records keyed by texts and numbers alone: write the key as a text or a number`);
+    }
   }
+  return Object.assign(runtime({}), { value: record });
 }
 
 /** Values Python cannot slice, by Python's name of their type. */

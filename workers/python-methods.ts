@@ -15,7 +15,7 @@ import { MORE_TEXT_METHODS, moreTextMethod, textMethodArguments } from './python
 
 type Value = RuntimeValue;
 
-export const TEXT_METHODS = new Set(['join', 'find', 'rfind', 'index', 'rindex', 'count', 'zfill', 'splitlines', 'removeprefix', 'removesuffix', ...MORE_TEXT_METHODS]);
+export const TEXT_METHODS = new Set(['format', 'join', 'find', 'rfind', 'index', 'rindex', 'count', 'zfill', 'splitlines', 'removeprefix', 'removesuffix', ...MORE_TEXT_METHODS]);
 export const LIST_METHODS = new Set(['index', 'count']);
 
 /** What Python's str.splitlines() splits at. */

@@ -8,12 +8,12 @@
  * stood. Widths count characters, as Python's do, and are bounded.
  */
 import { pyType } from './jinja2-tests.ts';
-import { boundedWidth, runtime } from './jinja2-values.ts';
+import { boundedReplace, boundedWidth, runtime } from './jinja2-values.ts';
 import { isPySpace, markTuple, pyLength, type RuntimeValue } from './python-str.ts';
 
 type Value = RuntimeValue;
 
-export const MORE_TEXT_METHODS = new Set(['split', 'rsplit', 'partition', 'rpartition', 'ljust', 'rjust', 'center', 'isdigit', 'isdecimal', 'isalpha', 'isspace', 'isascii']);
+export const MORE_TEXT_METHODS = new Set(['replace', 'split', 'rsplit', 'partition', 'rpartition', 'ljust', 'rjust', 'center', 'isdigit', 'isdecimal', 'isalpha', 'isspace', 'isascii']);
 
 /**
  * The characters past the decimal digits (Unicode's Nd, which isdecimal() takes) that Python's isdigit() takes:
@@ -49,6 +49,7 @@ export function textMethodArguments(method: string, positional: Value[], named: 
 
 /** `text.method(...args)` as Python gives it (one of MORE_TEXT_METHODS). */
 export function moreTextMethod(text: string, method: string, args: Value[]): Value {
+  if (method === 'replace') return runtime(replaced(text, args));
   const most = method.startsWith('is') ? 0 : method.endsWith('partition') ? 1 : 2;
   if (args.length > most) throw new TypeError(most === 0 ? `str.${method}() takes no arguments (${args.length} given)` : `${method}() takes at most ${most} argument${most > 1 ? 's' : ''} (${args.length} given)`);
   const [first, second] = args;
@@ -65,6 +66,15 @@ export function moreTextMethod(text: string, method: string, args: Value[]): Val
     default:
       return runtime(padded(text, method, first, second));
   }
+}
+
+/** str.replace(old, new, count=-1), its arguments by place (Python 3.11 takes none by name), bounded as the filter is. */
+function replaced(text: string, args: Value[]): string {
+  if (args.length < 2 || args.length > 3) throw new TypeError(`replace expected ${args.length < 2 ? 'at least 2' : 'at most 3'} arguments, got ${args.length}`);
+  const [old, replacement, count] = args as [Value, Value, Value | undefined];
+  for (const [place, arg] of [old, replacement].entries()) if (arg.type !== 'StringValue') throw new TypeError(`replace() argument ${place + 1} must be str, not ${pyType(arg)}`);
+  if (count !== undefined && count.type !== 'IntegerValue' && count.type !== 'BooleanValue') throw new TypeError(`'${pyType(count)}' object cannot be interpreted as an integer`);
+  return boundedReplace(text, String(old.value), String(replacement.value), count === undefined ? -1 : Number(count.value));
 }
 
 function separatorOf(method: string, value: Value | undefined): string | null {

@@ -36,10 +36,10 @@ const CHAT_GLOBALS = new Set(['strftime_now']);
  * library's message for a method ("Cannot call something that is not a
  * function") names none.
  */
-const LACKING_FILTERS = new Set('attr d filesizeformat forceescape groupby pprint random striptags urlencode urlize wordwrap xmlattr'.split(' '));
+const LACKING_FILTERS = new Set('attr d filesizeformat forceescape pprint random striptags urlencode urlize xmlattr'.split(' '));
 const LACKING_TESTS = new Set('filter test'.split(' '));
 const LACKING_METHODS = new Set(
-  ('casefold encode expandtabs format format_map isalnum isidentifier islower isnumeric isprintable istitle isupper maketrans swapcase translate ' +
+  ('casefold encode expandtabs format_map isalnum isidentifier islower isnumeric isprintable istitle isupper maketrans swapcase translate ' +
     'clear copy extend insert remove reverse sort fromkeys popitem setdefault update').split(' '),
 );
 /** What to write instead of the lacking ones a prompt is likeliest to use. */
