@@ -24,7 +24,7 @@ export default defineConfig({
       },
     },
     // A machine's proxy settings stay out of the tests, which call servers on loopback: set to nothing, each is
-    // unset for tmas (proxy-env.ts), in the forks and the children they start alike; test/proxy.test.ts sets its own.
+    // unset for tmas (proxy-env.ts), in the forks and the children they start alike; test/gateway/request/proxy.test.ts sets its own.
     env: Object.fromEntries(['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'ALL_PROXY', 'all_proxy', 'NO_PROXY', 'no_proxy'].map((name) => [name, ''])),
     testTimeout: 120_000,
     hookTimeout: 60_000,

@@ -12,7 +12,7 @@
  * The merge rule is js-tiktoken's (`bytePairMerge`): repeatedly join the
  * adjacent pair whose concatenation has the lowest rank, the leftmost on a
  * tie, until no adjacent pair is a token. The counts are the same, which
- * test/pool.test.ts checks against js-tiktoken on tricky texts. A word is
+ * test/pool/pool.test.ts checks against js-tiktoken on tricky texts. A word is
  * merged by rescanning its pairs after each join; a longer piece (a run of
  * one character can be megabytes) through queues (bpe-merge.ts), in time
  * near linear in its length.

@@ -20,7 +20,7 @@ import type { CountTask, EncodingName, FitOutput, FitTask } from './tasks.ts';
  * opening), DeepSeek-V3's 1-5 shorter; a template that writes a default system
  * text (a date line, a model's name) adds a few tens. The completion limit
  * leaves CONTEXT_MARGIN (256) of the window for that difference, so a request
- * is never longer than the window (test/tokenizer-path.test.ts renders each
+ * is never longer than the window (test/templates/tokenizer-path.test.ts renders each
  * shipped tokenizer's template).
  */
 export const MESSAGE_OVERHEAD_TOKENS = 4;

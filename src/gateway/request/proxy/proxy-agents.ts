@@ -148,7 +148,7 @@ function openedConnection<T>(open: () => T): { value: T; socket: Socket | null }
  * the answer to CONNECT until its blank line, joining all it has at each
  * read). Both agents open that connection from `connectOpts`, read before
  * their first wait: a signal put there for that moment is that connection's
- * alone (test/proxy.test.ts checks it still is).
+ * alone (test/gateway/request/proxy.test.ts checks it still is).
  */
 function boundedConnect<T>(agent: ProxyConnecting, options: ConnectOptions, connect: () => Promise<T>, answerLimit: number | null): Promise<T> {
   const signal = options[CALL_SIGNAL];

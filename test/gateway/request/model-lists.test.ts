@@ -1,0 +1,80 @@
+/**
+ * Model lists in the shapes servers other than vLLM answer `GET /models`
+ * with: Together's bare array of model objects, and windows written as text.
+ * Each is a real HTTP server of this file, called by `tmas run`.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import path from 'node:path';
+import { expect } from 'vitest';
+import { chatCompletionBody, runCliInProcess, serveHttp, smallProblems, test, writeProblems } from '../../fixtures.ts';
+
+/** A server that lists models as `listing` says, and answers every chat completion with the right answer to the first small problem. */
+function serveListing(listing: unknown) {
+  return serveHttp((req: IncomingMessage, res: ServerResponse) => {
+    if (req.url?.endsWith('/models')) return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(listing));
+    res.writeHead(200, { 'content-type': 'application/json' }).end(chatCompletionBody('The product is \\boxed{6}.', { model: 'm' }));
+  });
+}
+
+const SMALL = ['--no-proof', '--strategy', 'majority', '--samples', '2', '--max-iterations', '1', '--wait-for-server', '0'];
+
+// Before, Together's list was "not a list of models" (TMAS_ENDPOINT): every run against its API was refused at start.
+test("Together's model list, a bare array: its model is the one called without --model-name, and its context_length the window a run is held to", async ({ dir }) => {
+  const server = await serveListing([{ id: 'm', object: 'model', type: 'chat', context_length: 4096 }]);
+  try {
+    const input = await writeProblems(dir, smallProblems(1));
+    const ran = await runCliInProcess(['run', '--input-file', input, '--base-url', server.url, ...SMALL, '--max-tokens', '4096', '--output-file', path.join(dir, 'ran')]);
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(server.requests()).toBeGreaterThan(1);
+    const calls = server.requests();
+    const refused = await runCliInProcess(['run', '--input-file', input, '--base-url', server.url, ...SMALL, '--max-tokens', '8192', '--output-file', path.join(dir, 'refused')]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/context window of 4096 tokens \(its context_length\), under the run's --max-tokens 8192: .*\[TMAS_USAGE\]/);
+    // Only its GET /models: no call was sent.
+    expect(server.requests()).toBe(calls + 1);
+  } finally {
+    await server.close();
+  }
+});
+
+// Before, a window written as text was not read: the run started under a larger --max-tokens, each call refused as too long first.
+test('a window written as decimal digits ("1024") is read as the number; one that is no whole number is not a window', async ({ dir }) => {
+  const input = await writeProblems(dir, smallProblems(1));
+  for (const [listed, refused] of [['1024', true], [' 1024 ', true], ['1024.5', false], ['1e3', false], ['', false]] as const) {
+    const server = await serveListing({ object: 'list', data: [{ id: 'm', object: 'model', max_model_len: listed }] });
+    try {
+      const run = await runCliInProcess(['run', '--input-file', input, '--base-url', server.url, ...SMALL, '--max-tokens', '2048', '--output-file', path.join(dir, `run-${refused}-${listed.length}`)]);
+      if (refused) expect(run.stderr).toMatch(/context window of 1024 tokens \(its max_model_len\), under the run's --max-tokens 2048: .*\[TMAS_USAGE\]/);
+      expect(run.code, `${JSON.stringify(listed)}: ${run.stderr}`).toBe(refused ? 2 : 0);
+    } finally {
+      await server.close();
+    }
+  }
+});
+
+// Before, the client parsed the list by its content type: under text/plain it was "not a list of models" (shown whole), after a byte-order mark "Cannot reach the model endpoint".
+test('a model list under text/plain, or after a byte-order mark, is read as the list it is; a web page under a 200 is still no list', async ({ dir }) => {
+  const input = await writeProblems(dir, smallProblems(1));
+  const list = JSON.stringify({ object: 'list', data: [{ id: 'm', object: 'model', max_model_len: 1024 }] });
+  const answers: Array<[string, string, string]> = [
+    ['text/plain', list, 'listed'],
+    ['application/json', `\uFEFF${list}`, 'listed'],
+    ['text/html', '<html><body>Sign in</body></html>', 'page'],
+  ];
+  for (const [contentType, text, expected] of answers) {
+    const server = await serveHttp((req: IncomingMessage, res: ServerResponse) => {
+      if (req.url?.endsWith('/models')) return void res.writeHead(200, { 'content-type': contentType }).end(text);
+      res.writeHead(200, { 'content-type': 'application/json' }).end(chatCompletionBody('The product is \\boxed{6}.', { model: 'm' }));
+    });
+    try {
+      // The window it lists (1024) refuses --max-tokens 2048: the list was read, and no call sent.
+      const run = await runCliInProcess(['run', '--input-file', input, '--base-url', server.url, ...SMALL, '--max-tokens', '2048', '--output-file', path.join(dir, `run-${expected}-${text.length}`)]);
+      expect(run.code).toBe(2);
+      if (expected === 'listed') expect(run.stderr, contentType).toMatch(/context window of 1024 tokens \(its max_model_len\).*\[TMAS_USAGE\]/);
+      else expect(run.stderr).toMatch(/answered GET \/models with text\/html that is not a list of models \("<html><body>Sign in<\/body><\/html>"\).*\[TMAS_ENDPOINT\]/);
+      expect(server.requests()).toBe(1);
+    } finally {
+      await server.close();
+    }
+  }
+});
