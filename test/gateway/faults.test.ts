@@ -6,7 +6,7 @@
  * stays down must stop the run cleanly.
  */
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { parseRunFlags, toRunConfig } from '../../src/cli/run/run.command.ts';
@@ -28,7 +28,8 @@ async function runAgainst(dir: string, name: string, count: number, faults: Faul
   const problems = PROBLEMS.slice(0, count);
   const sim = await startSimServer({ problems: problems.map((p) => ({ id: p.problem_id, question: p.question, answer: p.answer })), seed: 7, faults });
   try {
-    const input = await writeProblems(dir, problems);
+    // Each run its own problems file: a test's two runs go at once, and one writing the file while the other read it would cut it.
+    const input = await writeProblems(await mkdtemp(path.join(dir, `${name}-problems-`)), problems);
     const outputDir = path.join(dir, name);
     const args = [
       '--input-file', input, '--output-file', outputDir, '--base-url', sim.url, '--no-proof',
@@ -59,8 +60,8 @@ describe('endpoint faults', () => {
     // injected with a probability of 0.965^290 ≈ 3e-5, and a call meets a fault on all of its 9 attempts (--max-retries 8)
     // with 0.175^9 ≈ 2e-7 (4e-5 for any of 240). And the sim's faults are keyed by its seed and the request body, which
     // the run's --seed fixes: this run draws the same ones each time (12 429s, 18 503s, 9 resets, 9 hangs, 8 malformed).
-    const clean = await runAgainst(dir, 'clean', 8, {});
-    const faulty = await runAgainst(dir, 'faulty', 8, { '429': 0.035, '503': 0.035, reset: 0.035, hang: 0.035, malformed: 0.035 });
+    // The two runs share nothing (a simulator each): the clean one runs while the faulty one waits out its hangs.
+    const [clean, faulty] = await Promise.all([runAgainst(dir, 'clean', 8, {}), runAgainst(dir, 'faulty', 8, { '429': 0.035, '503': 0.035, reset: 0.035, hang: 0.035, malformed: 0.035 })]);
 
     expect(clean.results.trim().split('\n')).toHaveLength(8 * 3);
     expect(faulty.results).toBe(clean.results);
@@ -87,8 +88,7 @@ describe('endpoint faults', () => {
     // 10 problems × 3 iterations: about 300 calls, 60 of them solutions. A solution is cut (length 0.15) in none of them
     // with a probability of 0.85^60 ≈ 6e-5; no call is emptied (0.1) or refused (0.1) with one under 1e-13. Drawn as in
     // the test above, the same each time: 58 cut, 29 empty, 38 refused.
-    const cut = await runAgainst(dir, 'damaged', 10, { length: 0.15, empty: 0.1 }, ['--completion-max-tokens', '4096']);
-    const run = await runAgainst(dir, 'refused', 10, { context: 0.1 });
+    const [cut, run] = await Promise.all([runAgainst(dir, 'damaged', 10, { length: 0.15, empty: 0.1 }, ['--completion-max-tokens', '4096']), runAgainst(dir, 'refused', 10, { context: 0.1 })]);
     for (const each of [cut, run]) {
       expect(each.results.trim().split('\n')).toHaveLength(10 * 3);
       // Nothing failed for good: a context-length error re-fits the prompt, a damaged answer is asked again or kept as no answer.

@@ -10,6 +10,7 @@ import { createPool, type FitPart, type Pool } from '../../src/pool/pool.ts';
 import { lendPool } from '../../src/pool/shared-pool.ts';
 import { jaccard } from '../../workers/jaccard.worker.ts';
 import { MESSAGE_OVERHEAD_TOKENS } from '../../workers/tokenize.worker.ts';
+import { longPieces, recordedCounts } from './long-pieces.ts';
 
 // One real pool per file: each thread loads its token ranks once, which is the slow part.
 const test = base.extend<{ pool: Pool }>({
@@ -207,27 +208,21 @@ describe('countTokens', () => {
   });
 
   test('pieces longer than a word (merged through queues, not the rescanning loop) equal js-tiktoken: runs of one or a few characters, letters, CJK, emoji, 33 to 600 bytes, in three encodings', async ({ pool }) => {
-    // One unbroken piece each: the pre-tokenizer cuts nothing inside a run of letters, spaces or punctuation.
-    const alphabets = ['a', 'ab', 'abc', ' ', '=-', '.', 'aA', '数学是的', '😀🧮', 'ж', 'thequickbrownfox', 'é', 'aaaaab'];
-    const random = createRandom(12);
-    // js-tiktoken rescans every pair after each join: 600 bytes is about as far as it goes in a test's time.
-    const texts = Array.from({ length: 120 }, () => {
-      const alphabet = Array.from(alphabets[Math.floor(random() * alphabets.length)] ?? 'a');
-      const length = Math.ceil((33 + random() ** 2 * 567) / Buffer.byteLength(alphabet.join('')) * alphabet.length);
-      // Half repeat a short unit (a degenerate model), half draw every character.
-      const unit = Array.from({ length: 1 + Math.floor(random() * 3) }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
-      return Array.from({ length }, () => (random() < 0.5 ? unit : (alphabet[Math.floor(random() * alphabet.length)] ?? ''))).join('');
-    });
+    const texts = longPieces();
     const encoders = { o200k_base: o200kEncoder, cl100k_base: cl100kEncoder, p50k_base: new Tiktoken(p50k) };
+    // js-tiktoken's counts, kept (long-pieces.ts says why); every tenth text counted by it again here.
+    const reference = recordedCounts(texts, encoders);
     for (const [encoding, encoder] of Object.entries(encoders)) {
-      expect(await pool.countTokens(texts, { encoding }), encoding).toEqual(texts.map((text) => count(text, encoder)));
+      const counted = await pool.countTokens(texts, { encoding });
+      expect(counted, encoding).toEqual(reference[encoding]);
+      for (let index = 0; index < texts.length; index += 10) expect(counted[index], `${encoding} #${index}`).toBe(count(texts[index] as string, encoder));
     }
   });
 
   test('a megabyte line of one character, and 10 MB of one character whose run the pre-tokenizer\'s regex cannot match in V8, are counted exactly', async ({ pool }) => {
-    // js-tiktoken is quadratic in a run's length (4,096 characters of each took it 7 s), so it counts 2,048, and the long
-    // runs follow: "a" x 8 is an o200k token and no longer run of "a" is, so a run of 8k a's is k tokens; "жж" is no token, so each "ж" is one.
-    const sample = 2_048;
+    // js-tiktoken is quadratic in a run's length (2,048 characters of each took it 4.8 s at a load of 13, 1,024 0.8 s), so it
+    // counts 1,024, and the long runs follow: "a" x 8 is an o200k token and no longer run of "a" is, so a run of 8k a's is k tokens; "жж" is no token, so each "ж" is one.
+    const sample = 1_024;
     expect(count('a'.repeat(sample))).toBe(sample / 8);
     expect(count('ж'.repeat(sample))).toBe(sample);
     // 5,000,000 "ж" (10 MB of UTF-8) is one match of the pattern, past the 4.2 million characters where V8's backtracking stack overflows.

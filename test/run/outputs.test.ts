@@ -3,7 +3,7 @@
  * coded error that names the file and what to do (exit 2, no stack); and only
  * whole files at their final names, however the command ends.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chmod, cp, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parquetReadObjects } from 'hyparquet';
@@ -101,12 +101,18 @@ describe('outputs', () => {
 
   test('export killed at several moments, while tmas starts, reads the store or writes, leaves no .partial file once the next command has run', async ({ dir, finishedRunDir: finished }) => {
     const out = path.join(dir, 'rl');
-    // Kills at several moments: while tmas starts, while it reads the store, while it writes. A kill between a file's
-    // creation and its first write can leave it for an instant; the next command that writes into the folder removes it.
-    for (const after of [300, 700, 1100, 1500, 2000, 2600]) {
+    // Kills while tmas starts (300 ms, before it writes anything), then as each of its two temporary files shows in the
+    // folder: taken at a moment seen, not at a guessed time, so at least one kill leaves a .partial file on any machine
+    // (fixed times of 1.5 to 2.6 s fell after a quiet machine's export had ended). A kill between a file's creation and its
+    // first write can leave it for an instant; the next command that writes into the folder removes it.
+    const partialsOf = async (child: ChildProcess) => (await readdir(dir)).filter((name) => name.startsWith('rl.') && name.endsWith(`-${child.pid}.partial`)).length;
+    const moments = [() => new Promise((resolve) => setTimeout(resolve, 300)), ...[1, 2].map((shown) => async (child: ChildProcess) => {
+      while (child.exitCode === null && (await partialsOf(child)) < shown) await new Promise((resolve) => setTimeout(resolve, 2));
+    })];
+    for (const moment of moments) {
       const child = spawn(process.execPath, [BIN, 'export', finished, '--out', out], { cwd: REPO, stdio: 'ignore' });
       const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-      await new Promise((resolve) => setTimeout(resolve, after));
+      await moment(child);
       child.kill('SIGKILL');
       await exited;
     }

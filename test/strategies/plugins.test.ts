@@ -236,14 +236,17 @@ describe('--agents', () => {
   // "failed to load: Cannot find module 'xstate'" (only 'tmas' resolved), though the docs offer `actor` a machine.
   test("a module outside the repository, TypeScript or JavaScript, builds its own machine with 'xstate' (tmas's own copy); one that never answers stops the run after --timeout", async ({ dir }) => {
     const input = await writeProblems(dir, smallProblems(1));
-    for (const name of ['never.ts', 'never.mjs']) {
-      const file = path.join(dir, name);
-      await writeFile(file, NEVER_ANSWERING_MACHINE);
-      const result = await runCli(['run', '--input-file', input, '--output-file', path.join(dir, `out-${name}`), ...FLAGS, '--timeout', '1', '--agents', file]);
-      expect(result.code, result.stderr).toBe(2);
-      expect(result.stderr).toContain(`The agents module ${file} (--agents): the summary actor (a machine of the module's own) left its request p1/0/summary/`);
-      expect(result.stderr).toContain('[TMAS_AGENTS]');
-    }
+    // The two runs share nothing but the problems: started together, each child's start overlaps the other's wait.
+    await Promise.all(
+      ['never.ts', 'never.mjs'].map(async (name) => {
+        const file = path.join(dir, name);
+        await writeFile(file, NEVER_ANSWERING_MACHINE);
+        const result = await runCli(['run', '--input-file', input, '--output-file', path.join(dir, `out-${name}`), ...FLAGS, '--timeout', '1', '--agents', file]);
+        expect(result.code, result.stderr).toBe(2);
+        expect(result.stderr).toContain(`The agents module ${file} (--agents): the summary actor (a machine of the module's own) left its request p1/0/summary/`);
+        expect(result.stderr).toContain('[TMAS_AGENTS]');
+      }),
+    );
   });
 
   // 7fbeddc resolved 'xstate' from tmas's folder for every module: one that shipped XState of its own (a version it pinned)
@@ -256,13 +259,15 @@ describe('--agents', () => {
     await writeFile(path.join(own, 'index.mjs'), "export const which = 'its own';\n");
     await writeFile(path.join(own, 'index.cjs'), "exports.which = 'its own';\n");
     const text = "import { defineAgents } from 'tmas';\nimport * as xstate from 'xstate';\nconst which: string = (xstate as { which?: string }).which ?? \"tmas's\";\nexport default defineAgents({ verification: { prompt: () => { throw new Error(`xstate: ${which}`); } } });\n";
-    for (const name of ['own.ts', 'own.mjs']) {
-      const file = path.join(dir, name);
-      await writeFile(file, name.endsWith('.ts') ? text : text.replace(': string', '').replace(' as { which?: string }', ''));
-      const result = await runCli(['run', '--input-file', input, '--output-file', path.join(dir, `out-${name}`), ...FLAGS, '--agents', file]);
-      expect(result.code, result.stderr).toBe(2);
-      expect(result.stderr).toContain(`The agents module ${file} (--agents): the verification prompt threw: xstate: its own`);
-    }
+    await Promise.all(
+      ['own.ts', 'own.mjs'].map(async (name) => {
+        const file = path.join(dir, name);
+        await writeFile(file, name.endsWith('.ts') ? text : text.replace(': string', '').replace(' as { which?: string }', ''));
+        const result = await runCli(['run', '--input-file', input, '--output-file', path.join(dir, `out-${name}`), ...FLAGS, '--agents', file]);
+        expect(result.code, result.stderr).toBe(2);
+        expect(result.stderr).toContain(`The agents module ${file} (--agents): the verification prompt threw: xstate: its own`);
+      }),
+    );
   });
 
   // A fork first runs offline to estimate what DIR answers: nothing there held the process up, and a machine that never
@@ -307,13 +312,15 @@ describe('--agents', () => {
       'getter.mjs': "import { defineAgents } from 'tmas';\nconst failing = () => { const error = new Error('no prompt today'); Object.defineProperty(error, 'stack', { get() { throw new Error('no stack either'); } }); throw error; };\nexport default defineAgents({ verification: { prompt: failing } });\n",
       'long.mjs': "import { defineAgents } from 'tmas';\nconst failing = () => { const error = new Error('no prompt today'); error.stack = 'Error: no prompt today\\n' + '    at somewhere\\n'.repeat(10000) + '    at /far/away.mjs:1:1'; throw error; };\nexport default defineAgents({ verification: { prompt: failing } });\n",
     };
-    for (const [name, text] of Object.entries(modules)) {
-      const file = path.join(dir, name);
-      await writeFile(file, text);
-      const result = await runCli(['run', '--input-file', input, '--output-file', path.join(dir, `out-${name}`), ...FLAGS, '--agents', file]);
-      expect(result.code, result.stderr).toBe(2);
-      expect(result.stderr).toContain(`The agents module ${file} (--agents): the verification prompt threw: no prompt today. Fix the module`);
-    }
+    await Promise.all(
+      Object.entries(modules).map(async ([name, text]) => {
+        const file = path.join(dir, name);
+        await writeFile(file, text);
+        const result = await runCli(['run', '--input-file', input, '--output-file', path.join(dir, `out-${name}`), ...FLAGS, '--agents', file]);
+        expect(result.code, result.stderr).toBe(2);
+        expect(result.stderr).toContain(`The agents module ${file} (--agents): the verification prompt threw: no prompt today. Fix the module`);
+      }),
+    );
   });
 
   test("a module's prompt that never fits the window loses that role's calls with a warning naming the role, the count, the reason and the module, not only a count in the table", async ({ dir }) => {

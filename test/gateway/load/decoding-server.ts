@@ -122,12 +122,23 @@ export function metricsUnusedWatch() {
   return { told, once, onMetricsUnused };
 }
 
+/** What `settle` reads: the gateway's knee and its source, the median of the server's batch over the last second, and the /metrics asked. */
+export interface Settled {
+  knee: number | null;
+  kneeSource: string | null;
+  running: number;
+  metricsAsked: number;
+}
+
 /**
  * What a gateway that always has 150 calls ready settles at on a server with
  * `faults`: its knee, and the median of the server's batch over the last
- * second of `ms`, sampled every 50 ms.
+ * second of `ms`, sampled every 50 ms. With `enough`, the settling ends as
+ * soon as what it reads (a second sampled at least) passes it: a test whose
+ * defect never reaches that state still waits `ms` and fails on it, a fixed
+ * one stops waiting once the state is there.
  */
-export async function settle(faults: ScrapeFaults, ms: number, options: Pick<GatewayOptions, 'onMetricsUnused' | 'onMetricsFound'> = {}, after?: Promise<unknown>): Promise<{ knee: number | null; kneeSource: string | null; running: number; metricsAsked: number }> {
+export async function settle(faults: ScrapeFaults, ms: number, options: Pick<GatewayOptions, 'onMetricsUnused' | 'onMetricsFound'> = {}, after?: Promise<unknown>, enough?: (settled: Settled) => boolean): Promise<Settled> {
   const server = await dataParallelServer(faults);
   const gateway = createGateway({ concurrency: 200, timeoutMs: 30_000, maxRetries: 0, loadPollMs: 20, ...options });
   let endAt = performance.now() + ms;
@@ -140,16 +151,21 @@ export async function settle(faults: ScrapeFaults, ms: number, options: Pick<Gat
   const keepReady = (seed: number): void => {
     if (performance.now() < endAt) calls.push(gateway.complete(request(seed)).then(() => keepReady(seed + 150)));
   };
+  const samples: Array<{ at: number; running: number }> = [];
+  const read = (): Settled => {
+    const lastSecond = samples.filter(({ at }) => at > performance.now() - 1_000).map(({ running }) => running).sort((a, b) => a - b);
+    const endpoint = gateway.stats.endpoints[0];
+    return { knee: endpoint?.knee ?? null, kneeSource: endpoint?.kneeSource ?? null, running: lastSecond[Math.floor(lastSecond.length / 2)] ?? 0, metricsAsked: server.metricsAsked() };
+  };
+  const startedAt = performance.now();
   try {
     for (let seed = 0; seed < 150; seed++) keepReady(seed);
-    const batches: number[] = [];
     while (performance.now() < endAt) {
       await new Promise((resolve) => setTimeout(resolve, 50));
-      if (performance.now() > endAt - 1_000) batches.push(server.running());
+      samples.push({ at: performance.now(), running: server.running() });
+      if (enough !== undefined && performance.now() - startedAt > 1_000 && enough(read())) endAt = performance.now();
     }
-    const endpoint = gateway.stats.endpoints[0];
-    batches.sort((a, b) => a - b);
-    const settled = { knee: endpoint?.knee ?? null, kneeSource: endpoint?.kneeSource ?? null, running: batches[Math.floor(batches.length / 2)] ?? 0, metricsAsked: server.metricsAsked() };
+    const settled = read();
     // The calls still in flight end within CALL_MS.
     while (calls.length > 0) await Promise.allSettled(calls.splice(0));
     return settled;
