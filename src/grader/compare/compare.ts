@@ -322,7 +322,7 @@ export class AnswerComparer {
       const { scaleGold: scaleA, scalePred: scaleB } = reading;
       // "f(y, x) = x" against "f(x, y) = x": arguments pair by position, so the texts alone may agree wrongly.
       const byPosition = reading.asWritten && scaleA === scaleB && rebinds(gold, pred);
-      let verdict = byPosition ? equalUpToRenaming(gold, pred, precision) : exprEqual(reading.gold, reading.pred, { precision, scaleA, scaleB });
+      let verdict = byPosition ? equalUpToRenaming(gold, pred, precision) : exprEqual(reading.gold, reading.pred, { precision, scaleA, scaleB, declared: this.options.declared });
       if (verdict === 'different' && !byPosition && reading.asWritten && scaleA === scaleB) {
         // "f(n) = n + 1" against "f(x) = x + 1", "+C" against "+c".
         const renamed = equalUpToRenaming(gold, pred, precision);
