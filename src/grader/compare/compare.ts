@@ -164,10 +164,10 @@ export class AnswerComparer {
     // "W(x) = 1" should still meet.
     // "x = (0, 9) \\cup (9, 36)" and "x \\in (0, 9) \\cup (9, 36)" both name the set the label ranges over.
     if (gv !== null && pv !== null && this.sameLabel(gold, pred)) return this.equal(gv, pv);
-    const same = relationsEqual(gold, pred, this.options.relationsAsSets, (x, y) => this.equal(x, y));
+    const same = relationsEqual(gold, pred, this.options, (x, y) => this.equal(x, y));
     // "f(x+1) = x + 2" is "f(x) = x + 1", which sampling an unknown f cannot show.
-    if (!same && (statesAwayFromVariable(leftOf(gold)) || statesAwayFromVariable(leftOf(pred)))) this.unsure = true;
-    return same;
+    if (same === 'unsure' || (!same && (statesAwayFromVariable(leftOf(gold)) || statesAwayFromVariable(leftOf(pred))))) this.unsure = true;
+    return same === true;
   }
 
   private relationOnOneSide(gold: Answer, pred: Answer): boolean {
