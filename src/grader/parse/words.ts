@@ -14,6 +14,7 @@ import { namedSet } from './named-sets.ts';
 import { expandCongruences, progressionClass, rangedResidue, residueItem, residueTexts, unionOf } from './residues.ts';
 import { splitQuantity } from '../math/units.ts';
 import { YES_OR_NO_FIRST } from '../extract/segments.ts';
+import { splitTopLevel } from '../extract/scan.ts';
 
 /** Where a constant may range without changing the answer: the reals or complex numbers. */
 const ANY_REAL = String.raw`(?:\\in\s*\\mathbb\s*\{?\s*[RC]\s*\}?|(?:(?:is|are|being)\s+(?:an?\s+|any\s+)?|any\s+|an?\s+(?=arbitrary))(?:arbitrary\s+)?(?:real\s+)?(?:constants?|numbers?|reals?|parameters?))`;
@@ -127,6 +128,24 @@ function boundsParameter(head: string, letter: string): boolean {
   const sides = head.split('=');
   if (sides.length < 2) return /^[jklmt]$/.test(letter);
   return !(sides[0] ?? '').replace(/\\[a-zA-Z]+/g, ' ').includes(letter);
+}
+
+/** "(n+1, n^2), n \ge 1": a bound on a letter after a comma, at the end of an answer. */
+const BOUND_AFTER_COMMA = /^(.*\S)\s*,\s*([a-zA-Z])\s*((?:>|\\geq?|\\geqslant)\s*-?\d+)\s*$/;
+
+/**
+ * "(n^2+3n+2, n^3-1), n \ge 1" as "… for n \ge 1": a bound after a comma on the letter of one formula (no equation, no
+ * list) that is its argument, not a parameter (boundsParameter), says the domain as "for" does. Kept, it made the
+ * answer a list of the formula and a condition, different from the same formula written with "for n \ge 1".
+ */
+function boundAsDomain(tex: string): string {
+  const m = BOUND_AFTER_COMMA.exec(tex);
+  const [head, letter, bound] = [m?.[1] ?? '', m?.[2] ?? '', m?.[3] ?? ''];
+  if (m === null || /[=<>]|\\[lg]eq?(?![a-zA-Z])|\\ne(?![a-zA-Z])/.test(head) || /^\s*[a-zA-Z]\s*$/.test(head)) return tex;
+  // "2^n, n \ge 0": an exponent's bound makes a family of powers (named-sets.ts), not a domain.
+  const exponent = new RegExp(String.raw`\^\s*\{?\s*${letter}(?![a-zA-Z])`).test(head);
+  if (exponent || splitTopLevel(head, [',', ';']).length > 1 || boundsParameter(head, letter)) return tex;
+  return head.replace(/\\[a-zA-Z]+/g, ' ').includes(letter) ? `${head} \\text{ for } ${letter} ${bound}` : tex;
 }
 
 /** The ways of saying where a parameter ranges (an integer, of a sign; a bound), after the formula that uses it. */
@@ -288,7 +307,7 @@ function withoutOrderWords(tex: string): string {
 
 /** Applies the rules above to a cleaned answer. */
 export function canonicalWords(cleaned: string): Worded {
-  let tex = withoutOrderWords(identically(cleaned));
+  let tex = withoutOrderWords(identically(boundAsDomain(cleaned)));
   // "2, 4, 6, \dots": the residue class the progression lists (residues.ts).
   const progression = progressionClass(tex);
   if (progression !== null) return { tex: progression, freeText: false, domain: '' };
