@@ -15,6 +15,7 @@ import { expandCongruences, progressionClass, rangedResidue, residueItem, residu
 import { splitQuantity } from '../math/units.ts';
 import { YES_OR_NO_FIRST } from '../extract/segments.ts';
 import { splitTopLevel } from '../extract/scan.ts';
+import { namedWinner, withoutLeadingThe } from './winner.ts';
 
 /** Where a constant may range without changing the answer: the reals or complex numbers. */
 const ANY_REAL = String.raw`(?:\\in\s*\\mathbb\s*\{?\s*[RC]\s*\}?|(?:(?:is|are|being)\s+(?:an?\s+|any\s+)?|any\s+|an?\s+(?=arbitrary))(?:arbitrary\s+)?(?:real\s+)?(?:constants?|numbers?|reals?|parameters?))`;
@@ -325,6 +326,9 @@ export function canonicalWords(cleaned: string): Worded {
   // "Yes, it is possible": the answer is the word; its reason is prose (readings.ts reads "No, there is no such n" too).
   const verdict = YES_OR_NO_FIRST.exec(plain(tex));
   if (verdict !== null) return { tex: `\\text{${verdict[1] ?? ''}}`, freeText: false, domain: '' };
+  // "Alice wins", "Bob has a winning strategy": the winner named (winner.ts).
+  const winner = namedWinner(plain(tex));
+  if (winner !== null) tex = winner;
   const cases = caseTexts(plain(tex));
   if (cases !== null) return { tex, freeText: false, domain: '', cases };
   const whole = plain(tex);
@@ -344,5 +348,6 @@ export function canonicalWords(cleaned: string): Worded {
   const value = splitQuantity(counted).tex;
   const prose = (plain(value).replace(/\\[a-zA-Z]+/g, ' ').match(/[a-zA-Z]{3,}/g) ?? []).filter((w) => !NOT_PROSE.test(w));
   const freeText = CONDITION_WORDS.test(text.replace(/\\[a-zA-Z]+/g, ' ')) || prose.length >= 2;
-  return { tex, freeText, domain };
+  // "the first player" is "first player": an article is no part of a name in words (winner.ts).
+  return { tex: freeText ? withoutLeadingThe(tex) : tex, freeText, domain };
 }
