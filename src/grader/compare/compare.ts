@@ -15,6 +15,7 @@ import { bindArguments, inequalitiesInOneLetter } from '../parse/parse.ts';
 import { equalUpToRenaming } from './renaming.ts';
 import { isNamedReals, sameRealSet, toRealSet } from './real-sets.ts';
 import { relationsEqual } from './relations.ts';
+import { rawText, textKey } from './text-key.ts';
 import { byLetter, isVector, ratioIs, ratioTerms, vectorVerdict } from './tuple-readings.ts';
 import type { Answer, ResolvedOptions } from '../parse/types.ts';
 import { quantityReadings } from '../parse/quantity-readings.ts';
@@ -25,41 +26,6 @@ import { unitPower, unitScale } from '../math/unit-table.ts';
 import { canonicalUnit } from '../math/units.ts';
 
 type Relation = Extract<Answer, { kind: 'relation' }>;
-
-/**
- * Loose text form: spaces, `\text`, and "(C)" vs "C" do not matter; case
- * matters only in mathematics (x and X are different variables, "Even" and
- * "even" the same word).
- */
-export function textKey(answer: Answer, ignoreCase = answer.kind === 'text'): string {
-  const raw = rawText(answer);
-  return (ignoreCase ? raw.toLowerCase() : raw)
-    .replace(/\\text\{([^{}]*)\}/g, '$1')
-    // "1 0 0" is no spelling of 100: a space between digits stays (clean.ts joins thousands groups before).
-    .replace(/(?<!\d)\s+|\s+(?!\d)/g, '')
-    .replace(/^\(([a-zA-Z])\)$/, '$1');
-}
-
-function rawText(answer: Answer): string {
-  switch (answer.kind) {
-    case 'expr':
-      return answer.tex + (answer.percent ? '%' : '');
-    case 'text':
-      return answer.text;
-    case 'tuple':
-      return answer.open + answer.items.map(rawText).join(',') + answer.close;
-    case 'set':
-      return `\\{${answer.items.map(rawText).join(',')}\\}`;
-    case 'list':
-      return answer.items.map(rawText).join(',');
-    case 'union':
-      return answer.parts.map(rawText).join('\\cup');
-    case 'relation':
-      return answer.parts.map(rawText).reduce((acc, part, k) => `${acc}${answer.ops[k - 1] ?? ''}${part}`);
-    case 'cases':
-      return (answer.label ?? '') + answer.items.map((c) => `${rawText(c.value)}\\text{if ${c.when}}`).join(';');
-  }
-}
 
 /** The value an equation with a name on the left states ("x = 5" → 5). */
 function labelledRhs(r: Relation): Answer | null {
