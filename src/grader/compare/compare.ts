@@ -7,15 +7,16 @@
  * membership; quantities under their readings (percent, units) and
  * expressions numerically.
  */
-import { exprEqual } from '../math/expr-equal.ts';
+import { compiled, exprEqual } from '../math/expr-equal.ts';
 import { casesVerdict } from '../parse/cases.ts';
-import { fixedArguments, isLabel, leavesUnsolved, statesAwayFromVariable } from '../parse/labels.ts';
+import { isLabel, leavesUnsolved, statesAwayFromVariable } from '../parse/labels.ts';
 import { coreInGoldParameter, splitParameterRanges } from '../parse/parameters.ts';
 import { bindArguments, inequalitiesInOneLetter } from '../parse/parse.ts';
 import { equalUpToRenaming } from './renaming.ts';
 import { isNamedReals, sameRealSet, toRealSet } from './real-sets.ts';
 import { relationsEqual } from './relations.ts';
 import { rawText, textKey } from './text-key.ts';
+import { labelKey, pairedByName } from './named-parts.ts';
 import { byLetter, isVector, ratioIs, ratioTerms, vectorVerdict } from './tuple-readings.ts';
 import type { Answer, ResolvedOptions } from '../parse/types.ts';
 import { quantityReadings } from '../parse/quantity-readings.ts';
@@ -38,6 +39,12 @@ function labelledRhs(r: Relation): Answer | null {
 
 function isAssignmentList(items: readonly Answer[]): boolean {
   return items.length > 1 && items.every((i) => i.kind === 'relation' && labelledRhs(i) !== null && i.ops[0] === '=' && !statesAwayFromVariable(leftOf(i)));
+}
+
+/** Whether a relation's left side is a name no formula reads ("\min", "\text{sum}"), not a letter or a function. */
+function namesNoFormula(r: Relation): boolean {
+  const lhs = r.parts[0];
+  return lhs?.kind === 'expr' && compiled(lhs.tex) === null;
 }
 
 /** The left side of a relation of two sides, as written; null for another relation. */
@@ -130,6 +137,9 @@ export class AnswerComparer {
     // "W(x) = 1" should still meet.
     // "x = (0, 9) \\cup (9, 36)" and "x \\in (0, 9) \\cup (9, 36)" both name the set the label ranges over.
     if (gv !== null && pv !== null && this.sameLabel(gold, pred)) return this.equal(gv, pv);
+    // "\min = 4" against "\max = 4": two names no formula reads are two quantities; weighed as formulas, every
+    // pairing of the parts of "\min = 4, \max = 9" against "\min = 9, \max = 4" left the list unsure, never different.
+    if (gv !== null && pv !== null && namesNoFormula(gold) && namesNoFormula(pred)) return false;
     const same = relationsEqual(gold, pred, this.options, (x, y) => this.equal(x, y));
     // "f(x+1) = x + 2" is "f(x) = x + 1", which sampling an unknown f cannot show.
     if (same === 'unsure' || (!same && (statesAwayFromVariable(leftOf(gold)) || statesAwayFromVariable(leftOf(pred))))) this.unsure = true;
@@ -191,14 +201,7 @@ export class AnswerComparer {
    * "f(1)" and "f(2)", or "f(2x)" and "f(x)", are other places of one function.
    */
   private sameLabel(a: Relation, b: Relation): boolean {
-    const key = (r: Relation): string => {
-      const lhs = r.parts[0];
-      const text = lhs === undefined ? '' : rawText(lhs).replace(/\s+/g, '');
-      const fixed = fixedArguments(text);
-      if (fixed !== null) return `f(${fixed})`;
-      return /^[a-zA-Z]'*\([^()]*\)$/.test(text) ? 'f()' : text.replace(/\([^()]*\)/g, '()');
-    };
-    return key(a) === key(b);
+    return labelKey(a) === labelKey(b);
   }
 
   private listCase(gold: Answer, pred: Answer): boolean {
@@ -222,6 +225,9 @@ export class AnswerComparer {
     if (gold.kind === 'tuple' || pred.kind === 'tuple') return this.tupleAgainstItems(gold, pred, g, p);
     const assignG = isAssignmentList(g);
     const assignP = isAssignmentList(p);
+    // "a = 2, b = 3" against "b = 3, a = 2" or "a = 3, b = 2": the same names pair by name alone (named-parts.ts).
+    const byName = assignG && assignP ? pairedByName(g, p, eq) : null;
+    if (byName !== null) return byName;
     if (assignG !== assignP) {
       const values = (list: Answer[], assign: boolean): Answer[] =>
         assign ? list.map((i) => (i.kind === 'relation' ? (labelledRhs(i) ?? i) : i)) : list;
