@@ -219,6 +219,9 @@ export class AnswerComparer {
       return gold.kind === 'list' ? this.realSets(union, pred) : this.realSets(gold, union);
     }
     // "x = 1, x = 1" against "1": as sets, repeats do not count.
+    // "\max = 13, \min = 12" against 12: one of the parts it names in words, which only the question says was asked.
+    const namedInWords = (items: Answer[]): boolean => isAssignmentList(items) && items.every((i) => i.kind === 'relation' && namesNoFormula(i));
+    if (g === null && p !== null && pred.kind === 'list' && namedInWords(p) && p.some((y) => eq(gold, y))) return this.onlyUnsure(true);
     if (g === null && p !== null && pred.kind === 'list') return p.every((y) => eq(gold, y));
     if (p === null && g !== null && gold.kind === 'list') return g.every((x) => eq(x, pred)) && !this.onlyUnsureIf(repeatsDiffer(g, [pred], eq));
     if (g === null || p === null) return false;
