@@ -307,9 +307,13 @@ function withoutOrderWords(tex: string): string {
   return rest !== tex && /,|\band\b/.test(rest) ? rest : tex;
 }
 
+/** "all n \ge 3", "\text{every } n > 2": a quantifier before a condition on one letter, which says no more than it. */
+const ALL_BEFORE_CONDITION = /^\s*(?:\\text\s*\{\s*)?(?:all|every|any)\s*\}?\s+(?=[a-zA-Z]\s*(?:\\(?:le|ge|leq|geq|ne|neq|in)(?![a-zA-Z])|[<>]))/i;
+
 /** Applies the rules above to a cleaned answer. */
 export function canonicalWords(cleaned: string): Worded {
-  let tex = withoutOrderWords(identically(boundAsDomain(cleaned)));
+  // "all n \ge 3" is "n \ge 3": read as words, the same condition was different from it, sure of it.
+  let tex = withoutOrderWords(identically(boundAsDomain(cleaned.replace(ALL_BEFORE_CONDITION, ''))));
   // "2, 4, 6, \dots": the residue class the progression lists (residues.ts).
   const progression = progressionClass(tex);
   if (progression !== null) return { tex: progression, freeText: false, domain: '' };
