@@ -4,12 +4,7 @@
  * and sure of it (a pairing of two names no formula reads left it unsure).
  */
 import { describe, expect, it } from 'vitest';
-import { gradeAnswer } from '../../src/grader/index.ts';
-
-/** The verdict of each prediction against `gold`, graded bare. */
-function against(gold: string, preds: readonly string[]): string[] {
-  return preds.map((pred) => gradeAnswer(pred, gold).verdict);
-}
+import { verdictsAgainst as against } from './grader-verdicts.ts';
 
 describe('an answer in parts named by words no formula reads', () => {
   it('is equal in another order, and different with its values swapped or changed', () => {

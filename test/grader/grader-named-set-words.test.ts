@@ -5,12 +5,7 @@
  * such $n$". Each was a reader's call against the reference's own words.
  */
 import { describe, expect, it } from 'vitest';
-import { gradeAnswer } from '../../src/grader/index.ts';
-
-/** The verdict of each prediction against `gold`, graded bare. */
-function against(gold: string, preds: readonly string[]): string[] {
-  return preds.map((pred) => gradeAnswer(pred, gold).verdict);
-}
+import { verdictsAgainst as against } from './grader-verdicts.ts';
 
 describe('sets named in words', () => {
   it('the primes, however their letter and "number" are written', () => {

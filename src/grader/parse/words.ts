@@ -17,6 +17,7 @@ import { YES_OR_NO_FIRST } from '../extract/segments.ts';
 import { splitTopLevel } from '../extract/scan.ts';
 import { namedWinner, withoutLeadingThe } from './winner.ts';
 import { wordedExtremes } from './worded-extremes.ts';
+import { functionInWords } from './function-words.ts';
 
 /** Where a constant may range without changing the answer: the reals or complex numbers. */
 const ANY_REAL = String.raw`(?:\\in\s*\\mathbb\s*\{?\s*[RC]\s*\}?|(?:(?:is|are|being)\s+(?:an?\s+|any\s+)?|any\s+|an?\s+(?=arbitrary))(?:arbitrary\s+)?(?:real\s+)?(?:constants?|numbers?|reals?|parameters?))`;
@@ -335,6 +336,9 @@ export function canonicalWords(cleaned: string): Worded {
   const winner = namedWinner(plain(tex));
   if (winner !== null) tex = winner;
   // "the minimum is 4 and the maximum is 9": the parts \min = 4, \max = 9 (worded-extremes.ts).
+  // "the identity function", "f is identically zero": the formula (function-words.ts).
+  const inWords = functionInWords(plain(tex));
+  if (inWords !== null) return { tex: inWords, freeText: false, domain: '' };
   const extremes = wordedExtremes(plain(tex));
   if (extremes !== null) return { tex: extremes, freeText: false, domain: '' };
   const cases = caseTexts(plain(tex));
