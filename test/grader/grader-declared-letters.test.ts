@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { gradeAnswer } from '../../src/grader/index.ts';
+import { cpuTimed } from './cpu-timed.ts';
 import { declaredLetters } from '../../src/grader/math/declared-letters.ts';
 
 /** The verdict of `pred` against `gold` asked by `question`. */
@@ -63,5 +64,13 @@ describe('letters the question declares', () => {
     expect(verdictIn('Find $g(a)$.', CEIL_HALF('a'), FLOOR_HALF_UP('a'))).toBe('different');
     // Declared an integer, a floor that still parts at an integer stays apart.
     expect(verdictIn('Given a positive integer $a$, find $g(a)$.', CEIL_HALF('a'), '\\lfloor \\frac{a}{2} \\rfloor')).toBe('different');
+  });
+
+  it('reads a long question in bounded time: only its start, where declarations are', () => {
+    // Lists of lone letters at every position once cost a third of a second on 21,000 characters.
+    for (const question of ['a, '.repeat(100_000), '$x$ and '.repeat(40_000), `${'positive '.repeat(30_000)}integer $n$`]) {
+      const { ms } = cpuTimed(() => declaredLetters(question));
+      expect(ms, question.slice(0, 20)).toBeLessThan(150);
+    }
   });
 });

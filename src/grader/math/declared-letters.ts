@@ -29,12 +29,12 @@ export interface DeclaredLetters {
 export const NONE_DECLARED: DeclaredLetters = { integer: new Set(), real: new Set() };
 
 /** Only the start of a longer question is read: declarations come first, and the work stays bounded. */
-const MOST_READ = 20_000;
+const MOST_READ = 8_000;
 
 /** One letter, maybe in its own math ("$x$"), not the start of a word, a command's name or a function ("f(x)"). */
 const LETTER = String.raw`\$?\s*[a-zA-Z](?![a-zA-Z(])\s*\$?`;
 /** Letters listed: "$x, y$", "$a$, $b$ and $c$", "x and y". */
-const LETTERS = String.raw`${LETTER}(?:\s*(?:,|\band\b|,\s*and\b)\s*${LETTER}){0,8}`;
+const LETTERS = String.raw`${LETTER}(?:\s*(?:,|\band\b|,\s*and\b)\s*${LETTER}){0,5}`;
 const ADJECTIVES = String.raw`(?:(?:positive|negative|nonnegative|non-negative|nonzero|non-zero|fixed|given|arbitrary|distinct|odd|even)\s+){0,3}`;
 const KIND = String.raw`(integers?|natural\s+numbers?|primes?|prime\s+numbers?|reals?|real\s+numbers?|rationals?|rational\s+numbers?|complex\s+numbers?)`;
 
