@@ -31,8 +31,11 @@ export const NONE_DECLARED: DeclaredLetters = { integer: new Set(), real: new Se
 /** Only the start of a longer question is read: declarations come first, and the work stays bounded. */
 const MOST_READ = 8_000;
 
-/** One letter, maybe in its own math ("$x$"), not the start of a word, a command's name or a function ("f(x)"). */
-const LETTER = String.raw`\$?\s*[a-zA-Z](?![a-zA-Z(])\s*\$?`;
+/**
+ * One letter, maybe in its own math ("$x$"), not the start of a word, a command's name, a function ("f(x)"), nor
+ * the base of a power or a subscript ("an integer $x^2 + y$" says nothing of x).
+ */
+const LETTER = String.raw`\$?\s*[a-zA-Z](?![a-zA-Z(^_])\s*\$?`;
 /** Letters listed: "$x, y$", "$a$, $b$ and $c$", "x and y". */
 const LETTERS = String.raw`${LETTER}(?:\s*(?:,|\band\b|,\s*and\b)\s*${LETTER}){0,5}`;
 const ADJECTIVES = String.raw`(?:(?:positive|negative|nonnegative|non-negative|nonzero|non-zero|fixed|given|arbitrary|distinct|odd|even)\s+){0,3}`;
@@ -44,6 +47,17 @@ const KIND_THEN_LETTERS = new RegExp(String.raw`\b${ADJECTIVES}${KIND}\s+(${LETT
 const LETTERS_THEN_KIND = new RegExp(String.raw`(?<![a-zA-Z\\])(${LETTERS})\s+(?:is|are|be)\s+(?:(?:a|an|any|some|two|three)\s+)?${ADJECTIVES}${KIND}`, 'gi');
 /** "x, y \in \mathbb{R}", "n \in \mathbb{Z}_{>0}". */
 const LETTERS_IN_SET = /(?<![a-zA-Z\\])([a-zA-Z](?:\s*,\s*[a-zA-Z]){0,8})\s*\\in\s*\\mathbb\s*\{?\s*([RQCZN])/g;
+
+/**
+ * Whether a match at `index` starts a formula or stands in prose: "$2x$ is an integer", "$x + y \in \mathbb{Z}$"
+ * say what a formula is, not its letter (inside a formula, only a letter right after its opening "$" is declared).
+ */
+function standsAlone(text: string, index: number, match: string): boolean {
+  if (match.startsWith('$')) return true;
+  const before = text.slice(0, index);
+  const insideMath = (before.replace(/\\\$/g, '').match(/\$/g) ?? []).length % 2 === 1;
+  return !insideMath || /\$\s*$/.test(before);
+}
 
 /** Whether a kind's name or a set's letter is of the integers. */
 function isIntegerKind(kind: string): boolean {
@@ -69,8 +83,8 @@ export function declaredLetters(question: string | undefined): DeclaredLetters {
     for (const letter of lettersOf(list)) (isIntegerKind(kind.trim()) ? integer : real).add(letter);
   };
   for (const m of text.matchAll(KIND_THEN_LETTERS)) declare(m[2] ?? '', m[1] ?? '');
-  for (const m of text.matchAll(LETTERS_THEN_KIND)) declare(m[1] ?? '', m[2] ?? '');
-  for (const m of text.matchAll(LETTERS_IN_SET)) declare(m[1] ?? '', m[2] ?? '');
+  for (const m of text.matchAll(LETTERS_THEN_KIND)) if (standsAlone(text, m.index, m[0])) declare(m[1] ?? '', m[2] ?? '');
+  for (const m of text.matchAll(LETTERS_IN_SET)) if (standsAlone(text, m.index, m[0])) declare(m[1] ?? '', m[2] ?? '');
   for (const letter of real) integer.delete(letter);
   return { integer, real };
 }
