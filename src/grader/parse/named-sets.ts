@@ -10,6 +10,8 @@
 /** Whole answers that state a named set. */
 const NAMED_SETS: ReadonlyArray<readonly [RegExp, string]> = [
   [/^(?:there\s+(?:are|is|exists?)\s+)?(?:no\s+(?:such\s+)?(?:real\s+|positive\s+|integer\s+)*(?:solutions?|integers?|numbers?|values?|pairs?|triples?|functions?|polynomials?)(?:\s+[a-zA-Z])?(?:\s+exists?)?|none|no\s+such\s+[a-zA-Z]+(?:\s+exists?)?|no\s+[a-zA-Z]\s+exists?)$/i, '\\emptyset'],
+  // "the empty set" names \emptyset: as words, with its "the" dropped (winner.ts), it was different from it, sure of it.
+  [/^(?:the\s+)?empty\s+set$/i, '\\emptyset'],
   // "DNE" says a value (a limit, a maximum) is missing, not that a set of solutions is empty: against \emptyset a reader
   // decides (readings.ts), and read as \emptyset a "find all n" reference was matched by it, sure of it.
   [/^(?:does\s+not\s+exist|dne)$/i, '\\text{DNE}'],
