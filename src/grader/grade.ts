@@ -8,7 +8,8 @@ import { asksForPercent, numberOfPercent } from './asked-percent.ts';
 import { namedValuesOf } from './named-values.ts';
 import { remember } from './math/bounded.ts';
 import { cleanLatex } from './extract/clean.ts';
-import { AnswerComparer, textKey } from './compare/compare.ts';
+import { AnswerComparer } from './compare/compare.ts';
+import { textKey } from './compare/text-key.ts';
 import { endsInOpenBox, lastBoxInsideValue } from './extract/boxes.ts';
 import { afterReasoning, finalAnswers } from './extract/extract.ts';
 import { reopensAnswer } from './extract/reopened-answer.ts';
@@ -21,6 +22,7 @@ import { familyVerdict } from './compare/tuple-families.ts';
 import { renamedParameterVerdict } from './compare/renamed-parameter.ts';
 import { mathSegments } from './extract/segments.ts';
 import { mathLetters } from './latex/math-letters.ts';
+import { declaredLetters } from './math/declared-letters.ts';
 import { digitsWithBaseLeftOff, otherBaseThanAsked } from './compare/numeral-base.ts';
 import { parseTop } from './parse/parse.ts';
 import { otherReadings, type Reading } from './parse/readings.ts';
@@ -124,7 +126,7 @@ export function gradeAnswer(pred: string | null, gold: string, options?: GradeOp
   const answer = askedAnswer(pred, context) ?? pred;
   const p = percentAsked(g, safePrepare(answer), context?.question, options);
   const graded =
-    countOrListUnasked(pred, gold, options, context) ?? inContext(compareBoth(g, p, options, asksHowMany(context?.question), questionLetters(context?.question)), g, p, options, context);
+    countOrListUnasked(pred, gold, options, context) ?? inContext(compareBoth(g, p, options, asksHowMany(context?.question), context?.question), g, p, options, context);
   const verdict = graded === 'different' && isOneNamedValue(g, answer, context, options) ? 'unsure' : graded;
   return { equal: verdict === 'equal', verdict, pred: p.printed, gold: g.printed, answer };
 }
@@ -251,11 +253,14 @@ function nestedGrade(grade: () => Verdict): Verdict {
   }
 }
 
-function compareBoth(g: Prepared, p: Prepared, options: GradeOptions | undefined, howMany = false, given?: ReadonlySet<string>): Verdict {
+/** The two sides compared as values, and as what the question (when known) says of its letters. */
+function compareBoth(g: Prepared, p: Prepared, options: GradeOptions | undefined, howMany = false, question?: string): Verdict {
   // Nothing to compare against: a missing reference is no reason to call an answer wrong.
   if (g.cleaned === '') return 'unsure';
   if (p.cleaned === '') return 'different';
-  const comparer = new AnswerComparer(resolveOptions(options));
+  const given = questionLetters(question);
+  // "for real $x$": a letter the question declares is not taken for what its name suggests (declared-letters.ts).
+  const comparer = new AnswerComparer(resolveOptions(options, declaredLetters(question)));
   const graded = (gold: string, pred: string): Verdict => nestedGrade(() => gradeAnswer(pred, gold, options).verdict);
   // "\{(x,y): x = y\}" against "\{(t, t) : t \in \mathbb{R}\}" or "(x, x)": one family of tuples (tuple-families.ts).
   const family = familyVerdict(g.cleaned, p.cleaned, graded, given);

@@ -25,3 +25,8 @@ export function expectReplies(responses: readonly string[], verdicts: Readonly<R
     }
   }
 }
+
+/** The verdict of each prediction against `gold`, graded bare. */
+export function verdictsAgainst(gold: string, preds: readonly string[]): Verdict[] {
+  return preds.map((pred) => verdictOf(pred, gold));
+}

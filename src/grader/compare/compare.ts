@@ -7,14 +7,16 @@
  * membership; quantities under their readings (percent, units) and
  * expressions numerically.
  */
-import { exprEqual } from '../math/expr-equal.ts';
+import { compiled, exprEqual } from '../math/expr-equal.ts';
 import { casesVerdict } from '../parse/cases.ts';
-import { fixedArguments, isLabel, leavesUnsolved, statesAwayFromVariable } from '../parse/labels.ts';
+import { isLabel, leavesUnsolved, statesAwayFromVariable } from '../parse/labels.ts';
 import { coreInGoldParameter, splitParameterRanges } from '../parse/parameters.ts';
 import { bindArguments, inequalitiesInOneLetter } from '../parse/parse.ts';
 import { equalUpToRenaming } from './renaming.ts';
 import { isNamedReals, sameRealSet, toRealSet } from './real-sets.ts';
 import { relationsEqual } from './relations.ts';
+import { rawText, textKey } from './text-key.ts';
+import { labelKey, pairedByName } from './named-parts.ts';
 import { byLetter, isVector, ratioIs, ratioTerms, vectorVerdict } from './tuple-readings.ts';
 import type { Answer, ResolvedOptions } from '../parse/types.ts';
 import { quantityReadings } from '../parse/quantity-readings.ts';
@@ -25,41 +27,6 @@ import { unitPower, unitScale } from '../math/unit-table.ts';
 import { canonicalUnit } from '../math/units.ts';
 
 type Relation = Extract<Answer, { kind: 'relation' }>;
-
-/**
- * Loose text form: spaces, `\text`, and "(C)" vs "C" do not matter; case
- * matters only in mathematics (x and X are different variables, "Even" and
- * "even" the same word).
- */
-export function textKey(answer: Answer, ignoreCase = answer.kind === 'text'): string {
-  const raw = rawText(answer);
-  return (ignoreCase ? raw.toLowerCase() : raw)
-    .replace(/\\text\{([^{}]*)\}/g, '$1')
-    // "1 0 0" is no spelling of 100: a space between digits stays (clean.ts joins thousands groups before).
-    .replace(/(?<!\d)\s+|\s+(?!\d)/g, '')
-    .replace(/^\(([a-zA-Z])\)$/, '$1');
-}
-
-function rawText(answer: Answer): string {
-  switch (answer.kind) {
-    case 'expr':
-      return answer.tex + (answer.percent ? '%' : '');
-    case 'text':
-      return answer.text;
-    case 'tuple':
-      return answer.open + answer.items.map(rawText).join(',') + answer.close;
-    case 'set':
-      return `\\{${answer.items.map(rawText).join(',')}\\}`;
-    case 'list':
-      return answer.items.map(rawText).join(',');
-    case 'union':
-      return answer.parts.map(rawText).join('\\cup');
-    case 'relation':
-      return answer.parts.map(rawText).reduce((acc, part, k) => `${acc}${answer.ops[k - 1] ?? ''}${part}`);
-    case 'cases':
-      return (answer.label ?? '') + answer.items.map((c) => `${rawText(c.value)}\\text{if ${c.when}}`).join(';');
-  }
-}
 
 /** The value an equation with a name on the left states ("x = 5" → 5). */
 function labelledRhs(r: Relation): Answer | null {
@@ -72,6 +39,12 @@ function labelledRhs(r: Relation): Answer | null {
 
 function isAssignmentList(items: readonly Answer[]): boolean {
   return items.length > 1 && items.every((i) => i.kind === 'relation' && labelledRhs(i) !== null && i.ops[0] === '=' && !statesAwayFromVariable(leftOf(i)));
+}
+
+/** Whether a relation's left side is a name no formula reads ("\min", "\text{sum}"), not a letter or a function. */
+function namesNoFormula(r: Relation): boolean {
+  const lhs = r.parts[0];
+  return lhs?.kind === 'expr' && compiled(lhs.tex) === null;
 }
 
 /** The left side of a relation of two sides, as written; null for another relation. */
@@ -164,10 +137,13 @@ export class AnswerComparer {
     // "W(x) = 1" should still meet.
     // "x = (0, 9) \\cup (9, 36)" and "x \\in (0, 9) \\cup (9, 36)" both name the set the label ranges over.
     if (gv !== null && pv !== null && this.sameLabel(gold, pred)) return this.equal(gv, pv);
-    const same = relationsEqual(gold, pred, this.options.relationsAsSets, (x, y) => this.equal(x, y));
+    // "\min = 4" against "\max = 4": two names no formula reads are two quantities; weighed as formulas, every
+    // pairing of the parts of "\min = 4, \max = 9" against "\min = 9, \max = 4" left the list unsure, never different.
+    if (gv !== null && pv !== null && namesNoFormula(gold) && namesNoFormula(pred)) return false;
+    const same = relationsEqual(gold, pred, this.options, (x, y) => this.equal(x, y));
     // "f(x+1) = x + 2" is "f(x) = x + 1", which sampling an unknown f cannot show.
-    if (!same && (statesAwayFromVariable(leftOf(gold)) || statesAwayFromVariable(leftOf(pred)))) this.unsure = true;
-    return same;
+    if (same === 'unsure' || (!same && (statesAwayFromVariable(leftOf(gold)) || statesAwayFromVariable(leftOf(pred))))) this.unsure = true;
+    return same === true;
   }
 
   private relationOnOneSide(gold: Answer, pred: Answer): boolean {
@@ -225,14 +201,7 @@ export class AnswerComparer {
    * "f(1)" and "f(2)", or "f(2x)" and "f(x)", are other places of one function.
    */
   private sameLabel(a: Relation, b: Relation): boolean {
-    const key = (r: Relation): string => {
-      const lhs = r.parts[0];
-      const text = lhs === undefined ? '' : rawText(lhs).replace(/\s+/g, '');
-      const fixed = fixedArguments(text);
-      if (fixed !== null) return `f(${fixed})`;
-      return /^[a-zA-Z]'*\([^()]*\)$/.test(text) ? 'f()' : text.replace(/\([^()]*\)/g, '()');
-    };
-    return key(a) === key(b);
+    return labelKey(a) === labelKey(b);
   }
 
   private listCase(gold: Answer, pred: Answer): boolean {
@@ -250,12 +219,18 @@ export class AnswerComparer {
       return gold.kind === 'list' ? this.realSets(union, pred) : this.realSets(gold, union);
     }
     // "x = 1, x = 1" against "1": as sets, repeats do not count.
+    // "\max = 13, \min = 12" against 12: one of the parts it names in words, which only the question says was asked.
+    const namedInWords = (items: Answer[]): boolean => isAssignmentList(items) && items.every((i) => i.kind === 'relation' && namesNoFormula(i));
+    if (g === null && p !== null && pred.kind === 'list' && namedInWords(p) && p.some((y) => eq(gold, y))) return this.onlyUnsure(true);
     if (g === null && p !== null && pred.kind === 'list') return p.every((y) => eq(gold, y));
     if (p === null && g !== null && gold.kind === 'list') return g.every((x) => eq(x, pred)) && !this.onlyUnsureIf(repeatsDiffer(g, [pred], eq));
     if (g === null || p === null) return false;
     if (gold.kind === 'tuple' || pred.kind === 'tuple') return this.tupleAgainstItems(gold, pred, g, p);
     const assignG = isAssignmentList(g);
     const assignP = isAssignmentList(p);
+    // "a = 2, b = 3" against "b = 3, a = 2" or "a = 3, b = 2": the same names pair by name alone (named-parts.ts).
+    const byName = assignG && assignP ? pairedByName(g, p, eq) : null;
+    if (byName !== null) return byName;
     if (assignG !== assignP) {
       const values = (list: Answer[], assign: boolean): Answer[] =>
         assign ? list.map((i) => (i.kind === 'relation' ? (labelledRhs(i) ?? i) : i)) : list;
@@ -322,7 +297,7 @@ export class AnswerComparer {
       const { scaleGold: scaleA, scalePred: scaleB } = reading;
       // "f(y, x) = x" against "f(x, y) = x": arguments pair by position, so the texts alone may agree wrongly.
       const byPosition = reading.asWritten && scaleA === scaleB && rebinds(gold, pred);
-      let verdict = byPosition ? equalUpToRenaming(gold, pred, precision) : exprEqual(reading.gold, reading.pred, { precision, scaleA, scaleB });
+      let verdict = byPosition ? equalUpToRenaming(gold, pred, precision) : exprEqual(reading.gold, reading.pred, { precision, scaleA, scaleB, declared: this.options.declared });
       if (verdict === 'different' && !byPosition && reading.asWritten && scaleA === scaleB) {
         // "f(n) = n + 1" against "f(x) = x + 1", "+C" against "+c".
         const renamed = equalUpToRenaming(gold, pred, precision);

@@ -7,7 +7,8 @@
  */
 import { compiled, evaluateAt, scopeAt } from '../math/expr-equal.ts';
 import { holds, sameRealSet, toRealSet } from './real-sets.ts';
-import type { Answer, RelationOp } from '../parse/types.ts';
+import { integerConditionsVerdict } from './integer-sets.ts';
+import type { Answer, RelationOp, ResolvedOptions } from '../parse/types.ts';
 
 type Relation = Extract<Answer, { kind: 'relation' }>;
 
@@ -111,13 +112,16 @@ function reversed(r: Relation): Relation | null {
 /**
  * Whether two relations are equivalent. `partsEqual` compares sub-answers
  * for the structural fallback (same chain shape, parts pairwise equal).
+ * `unsure` where they hold the same integers of a letter only its name says
+ * is an integer (integer-sets.ts).
  */
 export function relationsEqual(
   a: Relation,
   b: Relation,
-  relationsAsSets: boolean,
+  options: Pick<ResolvedOptions, 'relationsAsSets' | 'declared'>,
   partsEqual: (x: Answer, y: Answer) => boolean,
-): boolean {
+): boolean | 'unsure' {
+  const { relationsAsSets, declared } = options;
   const structural = (x: Relation, y: Relation): boolean =>
     x.ops.length === y.ops.length &&
     x.ops.every((op, k) => op === y.ops[k]) &&
@@ -135,6 +139,9 @@ export function relationsEqual(
   const setB = toRealSet(b);
   if (setA !== null && setB !== null) {
     const same = sameRealSet(setA, setB);
+    // "n \ge 2" against "n > 1": other reals, the same integers.
+    const integers = same === false ? integerConditionsVerdict(a, b, setA, setB, declared) : null;
+    if (integers !== null) return integers === 'equal' || integers;
     if (same !== null) return same;
   }
   if (a.ops.includes('\\in') || b.ops.includes('\\in')) return false;

@@ -210,8 +210,10 @@ function unannouncedAnswer(response: string): string | null {
     const stated = statedValueCjk(trimmed, true);
     if (stated !== null) return stated;
     const whole = mathSegments(trimmed);
-    // "Therefore, $x = 7$.": a word leading into the mathematics is not part of the answer.
-    const lead = whole[0] !== undefined && /^[\p{L}\s,:]+$/u.test(trimmed.slice(0, whole[0].start)) ? whole[0].start : 0;
+    // "Therefore, $x = 7$.": a word leading into the mathematics is not part of the answer; "odd $n$", "prime $p$":
+    // a word that says what the letter is, is (the letter alone was graded different from "odd $n$" itself).
+    const leading = whole[0] === undefined ? '' : trimmed.slice(0, whole[0].start);
+    const lead = whole[0] !== undefined && /^[\p{L}\s,:]+$/u.test(leading) && !describesLetter(leading, whole[0].text) ? whole[0].start : 0;
     const only = whole.length === 1 ? whole[0] : undefined;
     const spansAll = only !== undefined && only.start === lead && /^[\s.,;:?]*$/.test(trimmed.slice(only.end));
     return spansAll ? only.text : trimmed.slice(lead);

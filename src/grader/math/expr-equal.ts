@@ -9,6 +9,7 @@
 import { approximationVerdict, decimalsAgree, toDecimal } from './decimals.ts';
 import { exactValue } from './exact.ts';
 import { roundingArguments } from './rounding-arguments.ts';
+import { isIntegerLetter, NONE_DECLARED, type DeclaredLetters } from './declared-letters.ts';
 import { compileCode, compileLatex, preciseEntriesEqual, preciseEqual, preciseEqualAt, type Compiled } from './mathjs-env.ts';
 import * as Q from './rational.ts';
 import { EXACT_TOLERANCE, roundedTolerance, scaleValue, valuesClose, type Tolerance } from './values.ts';
@@ -90,6 +91,8 @@ export interface ExprCompareOptions {
   scaleB?: number;
   /** Variables of B to evaluate under A's names (identifier → identifier): renaming.ts. */
   rename?: ReadonlyMap<string, string>;
+  /** What the question declares its letters to be: a letter declared real is never swept over the integers alone. */
+  declared?: DeclaredLetters;
 }
 
 /**
@@ -183,7 +186,7 @@ function exprEqualAsRead(texA: string, texB: string, options: ExprCompareOptions
   const names = [...new Set([...ca.vars, ...cb.vars.map((v) => rename.get(v) ?? v)])];
   const funcs = [...new Set([...ca.funcs, ...cb.funcs])];
   if (names.length === 0 && funcs.length === 0) return constantsEqual(a, ca, b, cb, options);
-  const pair = { a: ca, b: cb, names, funcs, rename, scaleA, scaleB };
+  const pair = { a: ca, b: cb, names, funcs, rename, scaleA, scaleB, declared: options.declared ?? NONE_DECLARED };
   const exact = agreeAtPoints(pair, EXACT_TOLERANCE);
   // Within floating-point error is not yet equal: "x + 10^{-12}" is not "x".
   if (exact === 'equal') return confirmedAtPoints(pair) === false || partedAtSmallIntegers(pair) ? 'different' : 'equal';
@@ -226,6 +229,7 @@ interface SampledPair {
   rename: ReadonlyMap<string, string>;
   scaleA: number;
   scaleB: number;
+  declared: DeclaredLetters;
 }
 
 /** Agreement at the sample points (integers too when a floor, factorial or the like occurs) within `tol`. */
@@ -248,8 +252,6 @@ function agreeAtPoints(pair: SampledPair, tol: Tolerance): 'equal' | 'different'
   return 'unsure';
 }
 
-/** Letters conventionally an integer in a formula with a floor or a ceiling: n, m, k, j, i, N. */
-const INTEGER_LETTER = /^v_[nmkjiN]$/;
 
 /** Every integer from -SPAN to SPAN for one letter; a grid of -SPAN2..SPAN2 for two. */
 const SPAN = 64;
@@ -273,9 +275,9 @@ function everySmallInteger(names: readonly string[]): Map<string, unknown>[] | n
  * ("\lfloor x \rfloor" against "x"): false.
  */
 function equalAtIntegersOnly(pair: SampledPair): boolean {
-  const { a, b, names, funcs, rename, scaleA, scaleB } = pair;
+  const { a, b, names, funcs, rename, scaleA, scaleB, declared } = pair;
   if (!INTEGER_FUNCTIONS.test(a.code) && !INTEGER_FUNCTIONS.test(b.code)) return false;
-  if (!names.every((n) => INTEGER_LETTER.test(n)) || funcs.length > 0 || scaleA !== 1 || scaleB !== 1) return false;
+  if (!names.every((n) => isIntegerLetter(n, declared)) || funcs.length > 0 || scaleA !== 1 || scaleB !== 1) return false;
   const scopes = everySmallInteger(names);
   if (scopes === null) return false;
   // "\lfloor k \rfloor" against "k": a floor that rounds nothing at an integer was written for a real k.

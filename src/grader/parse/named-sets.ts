@@ -10,16 +10,22 @@
 /** Whole answers that state a named set. */
 const NAMED_SETS: ReadonlyArray<readonly [RegExp, string]> = [
   [/^(?:there\s+(?:are|is|exists?)\s+)?(?:no\s+(?:such\s+)?(?:real\s+|positive\s+|integer\s+)*(?:solutions?|integers?|numbers?|values?|pairs?|triples?|functions?|polynomials?)(?:\s+[a-zA-Z])?(?:\s+exists?)?|none|no\s+such\s+[a-zA-Z]+(?:\s+exists?)?|no\s+[a-zA-Z]\s+exists?)$/i, '\\emptyset'],
+  // "the empty set" names \emptyset: as words, with its "the" dropped (winner.ts), it was different from it, sure of it.
+  [/^(?:the\s+)?empty\s+set$/i, '\\emptyset'],
   // "DNE" says a value (a limit, a maximum) is missing, not that a set of solutions is empty: against \emptyset a reader
   // decides (readings.ts), and read as \emptyset a "find all n" reference was matched by it, sure of it.
   [/^(?:does\s+not\s+exist|dne)$/i, '\\text{DNE}'],
-  [/^(?:all\s+)?(?:primes|prime\s+numbers|prime\s+[a-zA-Z]|[a-zA-Z]\s+(?:is\s+)?(?:a\s+)?prime)$/i, '\\text{prime}'],
+  // "all primes n", "the prime numbers p", "n is a prime number", "p prime": not "odd primes", a part of them.
+  [/^(?:(?:all|every)\s+(?:the\s+)?|the\s+)?(?:(?:primes|prime\s+numbers?)(?:\s+[a-zA-Z])?|prime\s+[a-zA-Z]|[a-zA-Z]\s+(?:is\s+)?(?:a\s+)?prime(?:\s+number)?)$/i, '\\text{prime}'],
   [/^(?:all|every)\s+positive\s+integers?(?:\s+[a-zA-Z])?$|^\\mathbb\s*\{?\s*Z\s*\}?\s*(?:\^\s*\{?\+\}?|_\s*\{\s*>\s*0\s*\})$/i, '\\text{all positive integers}'],
   [/^(?:all|every)\s+integers?(?:\s+[a-zA-Z])?$/i, '\\mathbb{Z}'],
   [/^(?:all|every)\s+real\s+numbers?(?:\s+[a-zA-Z])?$|^all\s+reals$/i, '\\mathbb{R}'],
   // "How many solutions?" "Infinitely many": a count, the reference's \infty.
-  [/^(?:(?:there\s+are\s+)?infinitely\s+many(?:\s+[a-zA-Z]+)?|infinity|infinite)$/i, '\\infty'],
+  [/^(?:(?:there\s+(?:are|exist)\s+)?infinitely\s+many(?:\s+such)?(?:\s+[a-zA-Z]+)?|infinity|infinite)$/i, '\\infty'],
 ];
+
+/** Bases of families of powers written in words. */
+const BASE_IN_WORDS: Readonly<Record<string, string>> = { two: '2', three: '3', five: '5', seven: '7', ten: '10' };
 
 /** A family b^k: the base and the least exponent. */
 function powerText(base: string, from: number): string {
@@ -51,8 +57,9 @@ function exponentStart(qualifier: string, k: string): number | 'open' | null {
  * when `text` is not such a family or its exponent's range is unclear.
  */
 function powerFamily(text: string): string | null {
-  const words = /^(?:all\s+(?:the\s+)?|[a-zA-Z]\s+is\s+a\s+)?powers?\s+of\s+(\d+)$/i.exec(text);
-  if (words?.[1] !== undefined) return powerText(words[1], 0);
+  const words = /^(?:all\s+(?:the\s+)?|[a-zA-Z]\s+is\s+a\s+)?powers?\s+of\s+(\d+|two|three|five|seven|ten)$/i.exec(text);
+  // "powers of two": the base in words is its numeral.
+  if (words?.[1] !== undefined) return powerText(BASE_IN_WORDS[words[1].toLowerCase()] ?? words[1], 0);
   const formula = /^(?:[a-zA-Z]\s*=\s*)?(\d+)\s*\^\s*\{?\s*([a-zA-Z])\s*\}?(.*)$/.exec(text);
   if (formula?.[1] === undefined || formula[2] === undefined || formula[3] === undefined) return null;
   const from = exponentStart(formula[3], formula[2]);

@@ -2,6 +2,7 @@
  * Public option and result types of the grader, and the parsed shape of an
  * answer that the comparison works on.
  */
+import { NONE_DECLARED, type DeclaredLetters } from '../math/declared-letters.ts';
 
 /** How `gradeAnswer` treats conventions on which graders disagree. */
 export interface GradeOptions {
@@ -131,12 +132,13 @@ export type Answer =
   /** "1 if n is odd, 0 otherwise": each case's condition in one spelling (cases.ts) and its value. */
   | { kind: 'cases'; label: string | null; items: Array<{ when: string; value: Answer }> };
 
-/** Options with every default filled in. */
-export type ResolvedOptions = Required<GradeOptions>;
+/** Options with every default filled in, and what the question declares its letters to be (declared-letters.ts). */
+export type ResolvedOptions = Required<GradeOptions> & { declared: DeclaredLetters };
 
 /** Fills in the documented defaults. */
-export function resolveOptions(options: GradeOptions | undefined): ResolvedOptions {
+export function resolveOptions(options: GradeOptions | undefined, declared: DeclaredLetters = NONE_DECLARED): ResolvedOptions {
   return {
+    declared,
     units: options?.units ?? 'ignore',
     percent: options?.percent ?? 'lenient',
     lists: options?.lists ?? 'unordered',

@@ -14,6 +14,10 @@ import { namedSet } from './named-sets.ts';
 import { expandCongruences, progressionClass, rangedResidue, residueItem, residueTexts, unionOf } from './residues.ts';
 import { splitQuantity } from '../math/units.ts';
 import { YES_OR_NO_FIRST } from '../extract/segments.ts';
+import { splitTopLevel } from '../extract/scan.ts';
+import { namedWinner, withoutLeadingThe } from './winner.ts';
+import { wordedExtremes } from './worded-extremes.ts';
+import { functionInWords } from './function-words.ts';
 
 /** Where a constant may range without changing the answer: the reals or complex numbers. */
 const ANY_REAL = String.raw`(?:\\in\s*\\mathbb\s*\{?\s*[RC]\s*\}?|(?:(?:is|are|being)\s+(?:an?\s+|any\s+)?|any\s+|an?\s+(?=arbitrary))(?:arbitrary\s+)?(?:real\s+)?(?:constants?|numbers?|reals?|parameters?))`;
@@ -127,6 +131,24 @@ function boundsParameter(head: string, letter: string): boolean {
   const sides = head.split('=');
   if (sides.length < 2) return /^[jklmt]$/.test(letter);
   return !(sides[0] ?? '').replace(/\\[a-zA-Z]+/g, ' ').includes(letter);
+}
+
+/** "(n+1, n^2), n \ge 1": a bound on a letter after a comma, at the end of an answer. */
+const BOUND_AFTER_COMMA = /^(.*\S)\s*,\s*([a-zA-Z])\s*((?:>|\\geq?|\\geqslant)\s*-?\d+)\s*$/;
+
+/**
+ * "(n^2+3n+2, n^3-1), n \ge 1" as "… for n \ge 1": a bound after a comma on the letter of one formula (no equation, no
+ * list) that is its argument, not a parameter (boundsParameter), says the domain as "for" does. Kept, it made the
+ * answer a list of the formula and a condition, different from the same formula written with "for n \ge 1".
+ */
+function boundAsDomain(tex: string): string {
+  const m = BOUND_AFTER_COMMA.exec(tex);
+  const [head, letter, bound] = [m?.[1] ?? '', m?.[2] ?? '', m?.[3] ?? ''];
+  if (m === null || /[=<>]|\\[lg]eq?(?![a-zA-Z])|\\ne(?![a-zA-Z])/.test(head) || /^\s*[a-zA-Z]\s*$/.test(head)) return tex;
+  // "2^n, n \ge 0": an exponent's bound makes a family of powers (named-sets.ts), not a domain.
+  const exponent = new RegExp(String.raw`\^\s*\{?\s*${letter}(?![a-zA-Z])`).test(head);
+  if (exponent || splitTopLevel(head, [',', ';']).length > 1 || boundsParameter(head, letter)) return tex;
+  return head.replace(/\\[a-zA-Z]+/g, ' ').includes(letter) ? `${head} \\text{ for } ${letter} ${bound}` : tex;
 }
 
 /** The ways of saying where a parameter ranges (an integer, of a sign; a bound), after the formula that uses it. */
@@ -286,9 +308,13 @@ function withoutOrderWords(tex: string): string {
   return rest !== tex && /,|\band\b/.test(rest) ? rest : tex;
 }
 
+/** "all n \ge 3", "\text{every } n > 2": a quantifier before a condition on one letter, which says no more than it. */
+const ALL_BEFORE_CONDITION = /^\s*(?:\\text\s*\{\s*)?(?:all|every|any)\s*\}?\s+(?=[a-zA-Z]\s*(?:\\(?:le|ge|leq|geq|ne|neq|in)(?![a-zA-Z])|[<>]))/i;
+
 /** Applies the rules above to a cleaned answer. */
 export function canonicalWords(cleaned: string): Worded {
-  let tex = withoutOrderWords(identically(cleaned));
+  // "all n \ge 3" is "n \ge 3": read as words, the same condition was different from it, sure of it.
+  let tex = withoutOrderWords(identically(boundAsDomain(cleaned.replace(ALL_BEFORE_CONDITION, ''))));
   // "2, 4, 6, \dots": the residue class the progression lists (residues.ts).
   const progression = progressionClass(tex);
   if (progression !== null) return { tex: progression, freeText: false, domain: '' };
@@ -306,6 +332,15 @@ export function canonicalWords(cleaned: string): Worded {
   // "Yes, it is possible": the answer is the word; its reason is prose (readings.ts reads "No, there is no such n" too).
   const verdict = YES_OR_NO_FIRST.exec(plain(tex));
   if (verdict !== null) return { tex: `\\text{${verdict[1] ?? ''}}`, freeText: false, domain: '' };
+  // "Alice wins", "Bob has a winning strategy": the winner named (winner.ts).
+  const winner = namedWinner(plain(tex));
+  if (winner !== null) tex = winner;
+  // "the minimum is 4 and the maximum is 9": the parts \min = 4, \max = 9 (worded-extremes.ts).
+  // "the identity function", "f is identically zero": the formula (function-words.ts).
+  const inWords = functionInWords(plain(tex));
+  if (inWords !== null) return { tex: inWords, freeText: false, domain: '' };
+  const extremes = wordedExtremes(plain(tex));
+  if (extremes !== null) return { tex: extremes, freeText: false, domain: '' };
   const cases = caseTexts(plain(tex));
   if (cases !== null) return { tex, freeText: false, domain: '', cases };
   const whole = plain(tex);
@@ -325,5 +360,6 @@ export function canonicalWords(cleaned: string): Worded {
   const value = splitQuantity(counted).tex;
   const prose = (plain(value).replace(/\\[a-zA-Z]+/g, ' ').match(/[a-zA-Z]{3,}/g) ?? []).filter((w) => !NOT_PROSE.test(w));
   const freeText = CONDITION_WORDS.test(text.replace(/\\[a-zA-Z]+/g, ' ')) || prose.length >= 2;
-  return { tex, freeText, domain };
+  // "the first player" is "first player": an article is no part of a name in words (winner.ts).
+  return { tex: freeText ? withoutLeadingThe(tex) : tex, freeText, domain };
 }
