@@ -28,6 +28,8 @@ import { asMarkup, isMarkup } from './jinja2-markup.ts';
 import { joiner, pyDict } from './jinja2-globals.ts';
 import { callingDefined, itemOfUnsubscriptable, noteMissing, refuseUndefinedOwner } from './jinja2-undefined.ts';
 import { ARGUMENT_FILTERS, argumentFilter, type FilterArguments } from './jinja2-argument-filters.ts';
+import { evaluatedArguments } from './jinja2-arguments.ts';
+import { DICT_METHODS, dictMethod } from './python-dict-methods.ts';
 import { PYTHON_OPERATORS, pythonOperation } from './jinja2-operators.ts';
 import { jinja2Title, pyTitle } from './python-title.ts';
 import { pyStrFormat } from './python-str-format.ts';
@@ -217,16 +219,8 @@ class Jinja2Interpreter extends Interpreter {
     return runtime(items.map((item) => pyStr(path.reduce(attributeOf, item))).join(separator));
   }
 
-  /** A filter's arguments evaluated, by place and by name. */
-  private argumentsOf(args: Node[], environment: Environment): FilterArguments {
-    const named = new Map<string, Value>();
-    const positional: Value[] = [];
-    for (const arg of args) {
-      if (arg.type !== 'KeywordArgumentExpression') positional.push(this.evaluate(arg, environment));
-      else named.set(String((arg as unknown as { key: { value: unknown } }).key.value), this.evaluate((arg as unknown as { value: Node }).value, environment));
-    }
-    return { positional, named };
-  }
+  /** A filter's or a method's arguments evaluated, by place and by name, unpacked ones included (jinja2-arguments.ts). */
+  private argumentsOf = (args: Node[], environment: Environment): FilterArguments => evaluatedArguments(args, (arg) => this.evaluate(arg, environment));
 
   /** trim(chars) or trim(chars=...): the characters given taken off both ends (none: whitespace). */
   private trimmed(text: string, arg: Node, environment: Environment): Value {
@@ -301,9 +295,8 @@ class Jinja2Interpreter extends Interpreter {
   }
 
   /**
-   * A text's strip(), lstrip() and rstrip(), with Python's whitespace or the characters given (the library's take
-   * U+FEFF as whitespace and ignore the characters: `.lstrip('\n')` stripped spaces too); a record's items() and
-   * dictsort() as Python's pairs, which print as tuples; the rest is the library's.
+   * A text's strip(), lstrip() and rstrip() with Python's whitespace or the characters given (the library's ignored them: `.lstrip('\n')`
+   * stripped spaces too); a record's items() and dictsort() as Python's pairs, which print as tuples; the rest is the library's.
    */
   private call(node: Node, environment: Environment): Value {
     const { callee, args } = node as unknown as { callee: Node & { object?: Node; property?: { value?: unknown }; computed?: boolean }; args: Node[] };
@@ -322,6 +315,12 @@ class Jinja2Interpreter extends Interpreter {
       if (typeof object.value === 'string' && TEXT_METHODS.has(method)) return method === 'format' ? runtime(pyStrFormat(object.value, positional, named)) : textMethod(object.value, method, methodArguments('str', method, positional, named));
       if (object.type === 'ArrayValue' && LIST_METHODS.has(method)) return listSearch(object.value as Value[], method, methodArguments('list', method, positional, named));
       return super.evaluate({ ...node, callee: { ...callee, object: evaluated(object) }, args: positional.map(evaluated) } as Node, environment);
+    }
+    // A record's update(), pop() and setdefault() change it as Python's dict's do (the library's records have none).
+    if (DICT_METHODS.has(method) && callee.object !== undefined && callee.object.type !== EVALUATED) {
+      const object = this.owner(callee.object, environment);
+      if (object.type === 'ObjectValue' && object.value instanceof Map) return dictMethod(object.value as Map<string | number, Value>, method, this.argumentsOf(args, environment), runtime(null));
+      return this.call({ ...node, callee: { ...callee, object: evaluated(object) } } as Node, environment);
     }
     // A text's capitalize() and title() as Python's (the library left the rest of each word as it was); a list's append() and pop(), which the library lacks.
     if (['capitalize', 'title', 'append', 'pop'].includes(method) && args.length <= 1 && callee.object !== undefined) {
