@@ -29,6 +29,8 @@ import { joiner, pyDict } from './jinja2-globals.ts';
 import { callingDefined, itemOfUnsubscriptable, noteMissing, refuseUndefinedOwner } from './jinja2-undefined.ts';
 import { ARGUMENT_FILTERS, argumentFilter, type FilterArguments } from './jinja2-argument-filters.ts';
 import { evaluatedArguments } from './jinja2-arguments.ts';
+import { unpackable } from './jinja2-unpack.ts';
+import { MUTATING_METHODS, refuseMutation, transformersGlobals, transformersToJson, type Jinja2Dialect } from './transformers-environment.ts';
 import { DICT_METHODS, dictMethod } from './python-dict-methods.ts';
 import { PYTHON_OPERATORS, pythonOperation } from './jinja2-operators.ts';
 import { jinja2Title, pyTitle } from './python-title.ts';
@@ -38,7 +40,7 @@ import { LIST_METHODS, listSearch, methodArguments, TEXT_METHODS, textMethod } f
 import { mappedAttribute, pyItems, pyTruthy, SELECTING, selected, unique } from './jinja2-select.ts';
 import { asGenerator, asOperand, attributeOf, boundedRange, boundedWidth, consumedGenerator, endOf, Environment, GENERATING, listMethod, orEmpty, RenderBudget, runtime, sliceOf, TemplateBoundError, recordOf, MAX_RENDERED_CHARS } from './jinja2-values.ts';
 export { MAX_RENDERED_CHARS, MAX_RENDER_SECONDS, MAX_STEPS, TemplateBoundError } from './jinja2-values.ts';
-import { markTuple, pyCapitalize, pyCharAt, pyLength, pyStr, pyStrip, pyToJson, type RuntimeValue } from './python-str.ts';
+import { pyCapitalize, pyCharAt, pyLength, pyStr, pyStrip, pyToJson, type RuntimeValue } from './python-str.ts';
 
 /** A node of the parsed template (the library exports no AST types). */
 interface Node { type: string }
@@ -107,6 +109,10 @@ class Jinja2Interpreter extends Interpreter {
   private readonly calls = new CallDepth();
   /** Characters printed so far (a macro's or a set block's counted where made and again where printed: an upper bound). */
   private printed = 0;
+
+  constructor(environment: Environment, private readonly dialect: Jinja2Dialect) {
+    super(environment);
+  }
 
   override evaluate(node: Node | undefined, environment: Environment): Value {
     const value = this.evaluateOnce(node, environment);
@@ -184,6 +190,7 @@ class Jinja2Interpreter extends Interpreter {
     if (name === 'unique' && args.length === 0) return unique(value);
     if ((name === 'first' || name === 'last') && args.length === 0) return endOf(value, name) ?? library();
     if (name === 'tojson' && value.type === 'UndefinedValue') throw new TypeError('"tojson" of an undefined value (UndefinedValue): Object of type Undefined is not JSON serializable');
+    if (name === 'tojson' && this.dialect === 'transformers') return runtime(transformersToJson(value, this.argumentsOf(args, environment), MAX_RENDERED_CHARS));
     if (name === 'tojson') return asMarkup(runtime(pyToJson(value, this.indentOf(args, environment), MAX_RENDERED_CHARS)));
     if (name === 'safe') return asMarkup(runtime(pyStr(value)));
     if (args.length === 0 && typeof value.value === 'string' && (name === 'length' || name === 'trim')) {
@@ -305,6 +312,12 @@ class Jinja2Interpreter extends Interpreter {
       const { positional, named } = this.argumentsOf(args, environment);
       return pyDict(positional, named);
     }
+    // transformers' sandbox refuses a method that would change a list or a record.
+    if (this.dialect === 'transformers' && MUTATING_METHODS.has(method) && callee.object !== undefined && callee.object.type !== EVALUATED) {
+      const object = this.owner(callee.object, environment);
+      refuseMutation(object, method);
+      return this.call({ ...node, callee: { ...callee, object: evaluated(object) } } as Node, environment);
+    }
     if (PAIRS.has(method)) return asPairs(super.evaluate(node, environment));
     if (method === 'keys') return asKeys(super.evaluate(node, environment));
     if (method === 'get' && callee.object !== undefined && isNumberKey(this.argumentsOf(args, environment).positional[0])) return numberKeyedGet(this.owner(callee.object, environment), this.argumentsOf(args, environment));
@@ -350,24 +363,6 @@ class Jinja2Interpreter extends Interpreter {
   }
 }
 
-/**
- * A loop's items made unpackable as Python unpacks them (`{% for a, b in [(1, 2)] %}`, `in ['xy']`): a tuple as a list
- * marked a tuple, a text as its characters (the library unpacked lists alone: "Cannot unpack non-iterable type").
- */
-function unpackable(items: Value): Value {
-  const list = runtime([]);
-  list.value = (items.value as Value[]).map((item) => {
-    if (item.type !== 'TupleValue' && item.type !== 'StringValue') return item;
-    const unpacked = runtime(item.type === 'StringValue' ? Array.from(String(item.value)) : []);
-    if (item.type === 'TupleValue') {
-      unpacked.value = [...(item.value as Value[])];
-      markTuple(unpacked);
-    }
-    return unpacked;
-  });
-  return list;
-}
-
 /** `result`, marked a Markup when `source` is one (a Markup's strip() is one). */
 function keepMarkup(source: Value, result: Value): Value {
   return isMarkup(source) ? asMarkup(result) : result;
@@ -376,15 +371,17 @@ function keepMarkup(source: Value, result: Value): Value {
 /**
  * `template` rendered over `variables` as jinja2 renders it. The library's own
  * globals, but `range` bounded and without `strftime_now`, which jinja2 lacks
- * (template-divergence.ts refuses it before the run).
+ * (template-divergence.ts refuses it before the run); in the transformers
+ * dialect, with transformers' globals, tojson and sandbox (transformers-environment.ts).
  */
-export function renderAsJinja2(template: Template, variables: Record<string, unknown>): string {
+export function renderAsJinja2(template: Template, variables: Record<string, unknown>, dialect: Jinja2Dialect = 'jinja2'): string {
   const environment = new Environment();
   const globals: Record<string, unknown> = { false: false, true: true, none: null, False: false, True: true, None: null, range: boundedRange };
   globals['joiner'] = joiner;
   globals['raise_exception'] = (message: unknown) => {
     throw new Error(String(message));
   };
+  if (dialect === 'transformers') Object.assign(globals, transformersGlobals());
   for (const [name, value] of Object.entries({ ...globals, ...variables })) environment.set(name, value);
   let program = programs.get(template);
   if (program === undefined) {
@@ -392,7 +389,7 @@ export function renderAsJinja2(template: Template, variables: Record<string, unk
     programs.set(template, program);
   }
   try {
-    return String(new Jinja2Interpreter(environment).run(program).value);
+    return String(new Jinja2Interpreter(environment, dialect).run(program).value);
   } catch (error) {
     throw error instanceof RangeError && /Maximum call stack/.test(error.message) ? valueTooDeep(error) : error;
   }
