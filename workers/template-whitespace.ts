@@ -19,6 +19,7 @@ import { withConcatPrecedence } from './jinja2-concat.ts';
 import { withOneTuples } from './jinja2-one-tuple.ts';
 import { testNodesOf, withTestArguments, withUnchainedComparisons } from './jinja2-tests.ts';
 import type { TemplateWhitespace } from './tasks.ts';
+import { withBlocksTrimmed, withNewlinesNormalized } from './jinja2-trim-blocks.ts';
 import type { Jinja2Dialect } from './transformers-environment.ts';
 
 /**
@@ -35,7 +36,8 @@ class Jinja2Template extends Template {
     // with jinja2's number literals, tests with arguments, chained comparisons, the precedence of `~` and tuples of one, which the library's lexer and parser do not read, rewritten.
     super('');
     const trimmed = dialect === 'transformers';
-    const tokens = withOneTuples(withConcatPrecedence(withUnchainedComparisons(withTestArguments(tokenize(withLibraryNumbers(source), { trim_blocks: trimmed, lstrip_blocks: trimmed }))))) as Parameters<typeof parse>[0];
+    const lines = withNewlinesNormalized(source);
+    const tokens = withOneTuples(withConcatPrecedence(withUnchainedComparisons(withTestArguments(tokenize(withLibraryNumbers(trimmed ? withBlocksTrimmed(lines) : lines), {}))))) as Parameters<typeof parse>[0];
     this.parsed = testNodesOf(parse(tokens));
     this.unknownTag = trimmed ? null : unknownTagOf(source, this.parsed);
   }
