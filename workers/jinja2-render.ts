@@ -40,7 +40,7 @@ import { LIST_METHODS, listSearch, methodArguments, TEXT_METHODS, textMethod } f
 import { mappedAttribute, pyItems, pyTruthy, SELECTING, selected, unique } from './jinja2-select.ts';
 import { asGenerator, asOperand, attributeOf, boundedRange, boundedWidth, consumedGenerator, endOf, Environment, GENERATING, listMethod, orEmpty, RenderBudget, runtime, sliceOf, TemplateBoundError, recordOf, MAX_RENDERED_CHARS } from './jinja2-values.ts';
 export { MAX_RENDERED_CHARS, MAX_RENDER_SECONDS, MAX_STEPS, TemplateBoundError } from './jinja2-values.ts';
-import { pyCapitalize, pyCharAt, pyLength, pyStr, pyStrip, pyToJson, type RuntimeValue } from './python-str.ts';
+import { isDictView, markDictView, pyCapitalize, pyCharAt, pyLength, pyStr, pyStrip, pyToJson, type RuntimeValue } from './python-str.ts';
 
 /** A node of the parsed template (the library exports no AST types). */
 interface Node { type: string }
@@ -173,6 +173,8 @@ class Jinja2Interpreter extends Interpreter {
     const library = (): Value => super.evaluate({ ...node, operand: evaluated(value) } as Node, environment);
     const consumed = consumedGenerator(value, name);
     if (consumed !== null) return consumed;
+    // `d.keys() | list` is a list, which prints as one (the library's list filter gives back the view it was given).
+    if (name === 'list' && isDictView(value)) return Object.assign(runtime([]), { value: [...(value.value as Value[])] });
     if (name === 'reverse' && typeof value.value === 'string') return runtime(Array.from(value.value).reverse().join(''));
     if (args.length === 0 && (name === 'string' || name === 'capitalize' || name === 'title')) return runtime((name === 'string' ? String : name === 'title' ? jinja2Title : pyCapitalize)(pyStr(value)));
     if (PAIRS.has(name)) return (name === 'dictsort' ? numberKeyedDictsort(value, this.argumentsOf(args, environment)) : null) ?? asPairs(library());
@@ -318,8 +320,10 @@ class Jinja2Interpreter extends Interpreter {
       refuseMutation(object, method);
       return this.call({ ...node, callee: { ...callee, object: evaluated(object) } } as Node, environment);
     }
-    if (PAIRS.has(method)) return asPairs(super.evaluate(node, environment));
-    if (method === 'keys') return asKeys(super.evaluate(node, environment));
+    if (PAIRS.has(method) || method === 'keys' || method === 'values') {
+      const made = super.evaluate(node, environment);
+      return markDictView(method === 'keys' ? asKeys(made) : method === 'items' ? asPairs(made) : made, method);
+    }
     if (method === 'get' && callee.object !== undefined && isNumberKey(this.argumentsOf(args, environment).positional[0])) return numberKeyedGet(this.owner(callee.object, environment), this.argumentsOf(args, environment));
     if (method === 'cycle' && callee.object?.type === 'Identifier' && (callee.object as unknown as { value: string }).value === 'loop') return this.cycled(args, environment);
     if ((TEXT_METHODS.has(method) || LIST_METHODS.has(method)) && callee.object !== undefined) {

@@ -84,6 +84,20 @@ function refuseGenerator(value: RuntimeValue, what: string): void {
 
 /** Whether Python holds `value` as a list, a tuple or neither: a list never equals a tuple. */
 /** Whether Python holds `value` as a tuple. */
+/** Lists that are a record's keys(), values() or items(): Python prints them as `dict_keys([…])` and the like. */
+const dictViews = new WeakMap<RuntimeValue, 'dict_keys' | 'dict_values' | 'dict_items'>();
+
+/** `list` marked the view of a record that `method` (keys, values or items) gives. */
+export function markDictView(list: RuntimeValue, method: string): RuntimeValue {
+  if (list.type === 'ArrayValue' && (method === 'keys' || method === 'values' || method === 'items')) dictViews.set(list, `dict_${method}`);
+  return list;
+}
+
+/** Whether `value` is a record's keys(), values() or items(). */
+export function isDictView(value: RuntimeValue): boolean {
+  return dictViews.has(value);
+}
+
 export function isTuple(value: RuntimeValue): boolean {
   return value.type === 'TupleValue' || tuples.has(value);
 }
@@ -120,6 +134,8 @@ export function pyRepr(value: RuntimeValue): string {
   if (value.type === 'StringValue') return pyStringRepr(String(value.value));
   if (LISTS.has(value.type)) {
     const items = (value.value as RuntimeValue[]).map(pyRepr);
+    const view = dictViews.get(value);
+    if (view !== undefined) return `${view}([${items.join(', ')}])`;
     if (sequenceKind(value) === 'ArrayValue') return `[${items.join(', ')}]`;
     return items.length === 1 ? `(${items[0]},)` : `(${items.join(', ')})`;
   }
