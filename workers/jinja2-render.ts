@@ -187,7 +187,7 @@ class Jinja2Interpreter extends Interpreter {
     const positional = args.filter((arg) => arg.type !== 'KeywordArgumentExpression');
     if (SELECTING.has(name)) return selected(name, value, positional.map((arg) => this.evaluate(arg, environment)));
     if (name === 'map' && !pyTruthy(value)) return runtime([]);
-    if (name === 'map' && positional.length > 0) return this.mapped(value, positional, environment);
+    if (name === 'map' && positional.length > 0) return this.mapped(value, [positional[0] as Node, ...args.filter((arg) => arg !== positional[0])], environment);
     if (name === 'map') return mappedAttribute(value, this.argumentsOf(args, environment).named);
     if (name === 'unique' && args.length === 0) return unique(value);
     if ((name === 'first' || name === 'last') && args.length === 0) return endOf(value, name) ?? library();
@@ -203,7 +203,7 @@ class Jinja2Interpreter extends Interpreter {
     return this.join(value.value as Value[], args, environment);
   }
 
-  /** map(filter, …): each item given to the filter named, with the arguments that follow (the library has only map(attribute=…)). */
+  /** map(filter, …): each item given to the filter named, with the arguments that follow, keywords too (`map('tojson', indent=2)`; the library has only map(attribute=…)). */
   private mapped(value: Value, [name, ...args]: Node[], environment: Environment): Value {
     const filterName = pyStr(this.evaluate(name, environment));
     const callee = { type: 'Identifier', value: filterName };
