@@ -39,8 +39,8 @@ const CHAT_GLOBALS = new Set(['strftime_now']);
 const LACKING_FILTERS = new Set('attr d filesizeformat forceescape pprint random striptags urlencode urlize xmlattr'.split(' '));
 const LACKING_TESTS = new Set('filter test'.split(' '));
 const LACKING_METHODS = new Set(
-  ('casefold encode expandtabs format_map isalnum isidentifier islower isnumeric isprintable istitle isupper maketrans swapcase translate ' +
-    'clear copy extend insert remove reverse sort fromkeys popitem setdefault update').split(' '),
+  ('casefold encode expandtabs format_map isidentifier isprintable maketrans translate ' +
+    'clear copy extend insert remove reverse sort fromkeys popitem').split(' '),
 );
 /** What to write instead of the lacking ones a prompt is likeliest to use. */
 const INSTEAD: Readonly<Record<string, string>> = {
@@ -68,9 +68,6 @@ function callDivergence(node: Node): Divergence | null {
   // Only a loop cycles (loop.cycle('odd', 'even')); no other value has the method.
   if (method === 'cycle' && nameOf(callee?.object) !== 'loop') return lacking('method', method);
   if (LACKING_METHODS.has(method)) return lacking('method', method);
-  if ((method === 'startswith' || method === 'endswith') && Array.isArray(node.args) && node.args.length > 1) {
-    return { text: method, what: `"${method}(…)" with a start or an end ignores them here, where Python looks only within them: slice the text first (text[1:].${method}('x'))` };
-  }
   return null;
 }
 
