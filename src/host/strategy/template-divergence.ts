@@ -86,9 +86,6 @@ function divergenceAt(node: Node): Divergence | null {
     if (name === 'unique' && Array.isArray(call?.args) && call.args.length > 0) return { text: 'unique', what: '"unique" with an argument (case_sensitive=, attribute=) is one @huggingface/jinja renders otherwise than jinja2: write "unique" alone, which compares texts without their case as jinja2 does' };
   }
   if (node.type === 'TestExpression' && LACKING_TESTS.has(nameOf(node.test) ?? '')) return lacking('test', nameOf(node.test) ?? '');
-  if (node.type === 'MemberExpression' && nameOf(node.object) === 'loop' && /^depth0?$/.test(nameOf(node.property) ?? '')) {
-    return { text: 'loop.depth', what: '"loop.depth" prints nothing here (the library has no recursive loops): write the depth out' };
-  }
   if (node.type === 'CallExpression') return callDivergence(node);
   return null;
 }
