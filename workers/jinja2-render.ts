@@ -189,7 +189,7 @@ class Jinja2Interpreter extends Interpreter {
     if (name === 'map' && !pyTruthy(value)) return runtime([]);
     if (name === 'map' && positional.length > 0) return this.mapped(value, [positional[0] as Node, ...args.filter((arg) => arg !== positional[0])], environment);
     if (name === 'map') return mappedAttribute(value, this.argumentsOf(args, environment).named);
-    if (name === 'unique' && args.length === 0) return unique(value);
+    if (name === 'unique') return unique(value, this.argumentsOf(args, environment));
     if ((name === 'first' || name === 'last') && args.length === 0) return endOf(value, name) ?? library();
     if (name === 'tojson' && value.type === 'UndefinedValue') throw new TypeError('"tojson" of an undefined value (UndefinedValue): Object of type Undefined is not JSON serializable');
     if (name === 'tojson' && this.dialect === 'transformers') return runtime(transformersToJson(value, this.argumentsOf(args, environment), MAX_RENDERED_CHARS));
