@@ -11,6 +11,7 @@
  * jinja2 runs.
  */
 import type { FilterArguments } from './jinja2-argument-filters.ts';
+import { pyTruthy } from './jinja2-select.ts';
 import { boundedWidth } from './jinja2-values.ts';
 import { pyJsonDumpsAs, pyStr, type JsonLayout, type RuntimeValue } from './python-str.ts';
 import { strftime } from './python-strftime.ts';
@@ -79,17 +80,9 @@ export function transformersToJson(value: Value, { positional, named }: FilterAr
     given.set(name, argument);
   }
   if (value.type === 'UndefinedValue') throw new TypeError('"tojson" of an undefined value (UndefinedValue): Object of type Undefined is not JSON serializable');
-  const truthy = (argument: Value | undefined) => argument !== undefined && pyTruthyScalar(argument);
+  const truthy = (argument: Value | undefined) => argument !== undefined && pyTruthy(argument);
   const indent = indentOf(given.get('indent'));
   const [itemSeparator, keySeparator] = separatorsOf(given.get('separators'), indent);
   const layout: JsonLayout = { indent, itemSeparator, keySeparator, sortKeys: truthy(given.get('sort_keys')), ensureAscii: truthy(given.get('ensure_ascii')) };
   return pyJsonDumpsAs(value, layout, limit);
-}
-
-/** Python's truth of a flag's value. */
-function pyTruthyScalar(value: Value): boolean {
-  if (value.type === 'NullValue' || value.type === 'UndefinedValue') return false;
-  if (Array.isArray(value.value) || typeof value.value === 'string') return value.value.length > 0;
-  if (value.value instanceof Map) return value.value.size > 0;
-  return Boolean(value.value);
 }
