@@ -6,13 +6,14 @@
  * the loopcontrols extension (`{% break %}`, `{% continue %}`), its own
  * `tojson` (json.dumps with ensure_ascii=False, keys in their order, nothing
  * escaped for HTML, and `indent`, `separators`, `sort_keys`), and the globals
- * `raise_exception` and `strftime_now`. The sandbox refuses a method that
+ * `raise_exception` and `strftime_now`. The sandbox refuses a range() of more than
+ * 100,000 numbers and a method that
  * changes a list or a record (`xs.append(y)`, `d.update(…)`), which plain
  * jinja2 runs.
  */
 import type { FilterArguments } from './jinja2-argument-filters.ts';
 import { pyTruthy } from './jinja2-select.ts';
-import { boundedWidth } from './jinja2-values.ts';
+import { boundedRange, boundedWidth } from './jinja2-values.ts';
 import { pyJsonDumpsAs, pyStr, type JsonLayout, type RuntimeValue } from './python-str.ts';
 import { strftime } from './python-strftime.ts';
 
@@ -41,9 +42,19 @@ function raiseException(message: unknown): never {
   throw new Error(String(message));
 }
 
-/** The globals transformers adds to jinja2's. */
+/** The sandbox's bound on range(): a longer one fails, as there. */
+const MAX_RANGE = 100_000;
+
+/** The sandbox's range(): Python's, refused past MAX_RANGE numbers before they are made. */
+function sandboxedRange(start: number, stop?: number, step = 1): number[] {
+  const [from, to] = stop === undefined ? [0, start] : [start, stop];
+  if (step !== 0 && Math.ceil((to - from) / step) > MAX_RANGE) throw new RangeError(`OverflowError: Range too big. The sandbox blocks ranges larger than MAX_RANGE (${MAX_RANGE}).`);
+  return boundedRange(start, stop, step);
+}
+
+/** The globals transformers adds to jinja2's, and the sandbox's range. */
 export function transformersGlobals(): Record<string, unknown> {
-  return { raise_exception: raiseException, strftime_now: (format: unknown) => strftime(new Date(), String(format)) };
+  return { raise_exception: raiseException, strftime_now: (format: unknown) => strftime(new Date(), String(format)), range: sandboxedRange };
 }
 
 /** json.dumps's indent: a number of spaces (a bool as 0 or 1), a text as it is, None for one line. */
