@@ -4,6 +4,7 @@
  * jinja2 prints a value with `str()`, and a list or a record prints its items
  * with `repr()`.
  */
+import { isMarkup } from './jinja2-markup.ts';
 
 /** A value as the library holds it: its class's name and the JavaScript value inside. */
 export interface RuntimeValue {
@@ -131,7 +132,8 @@ export function pyRepr(value: RuntimeValue): string {
   refuseGenerator(value, 'prints as "<generator object at 0x…>", an address');
   // jinja2's Undefined prints nothing, and shows its name in a list or a record.
   if (value.type === 'UndefinedValue') return 'Undefined';
-  if (value.type === 'StringValue') return pyStringRepr(String(value.value));
+  // A Markup (what tojson, escape and safe give) shows its class in a list or a record, as Python's repr does.
+  if (value.type === 'StringValue') return isMarkup(value) ? `Markup(${pyStringRepr(String(value.value))})` : pyStringRepr(String(value.value));
   if (LISTS.has(value.type)) {
     const items = (value.value as RuntimeValue[]).map(pyRepr);
     const view = dictViews.get(value);
