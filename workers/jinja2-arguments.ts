@@ -33,7 +33,8 @@ export function evaluatedArguments(args: readonly Node[], evaluate: (node: Node)
   const positional: Value[] = [];
   for (const arg of args as readonly ArgumentNode[]) {
     if (arg.type === 'KeywordArgumentExpression') named.set(String(arg.key?.value), evaluate(arg.value as Node));
-    else if (arg.type === 'SpreadExpression') positional.push(...pyItems(evaluate(arg.argument as Node)));
+    // Item by item: a spread of a list's items into push() overflows V8's stack past ~100,000 of them.
+    else if (arg.type === 'SpreadExpression') for (const item of pyItems(evaluate(arg.argument as Node))) positional.push(item);
     else if (arg.type === 'KeywordSpreadExpression') for (const [key, item] of keywordsOf(evaluate(arg.argument as Node))) named.set(key, item);
     else positional.push(evaluate(arg));
   }
