@@ -51,6 +51,19 @@ function directive(date: Date, code: string): string | null {
     D: () => `${pad(date.getMonth() + 1, 2)}/${pad(date.getDate(), 2)}/${pad(date.getFullYear() % 100, 2)}`,
     T: () => `${pad(date.getHours(), 2)}:${pad(date.getMinutes(), 2)}:${pad(date.getSeconds(), 2)}`,
     R: () => `${pad(date.getHours(), 2)}:${pad(date.getMinutes(), 2)}`,
+    // The C locale's date and time forms, and the week numbers counted from the year's first Sunday (U) or Monday (W).
+    c: () => `${(DAYS[date.getDay()] as string).slice(0, 3)} ${(MONTHS[date.getMonth()] as string).slice(0, 3)} ${pad(date.getDate(), 2, ' ')} ${pad(date.getHours(), 2)}:${pad(date.getMinutes(), 2)}:${pad(date.getSeconds(), 2)} ${date.getFullYear()}`,
+    x: () => `${pad(date.getMonth() + 1, 2)}/${pad(date.getDate(), 2)}/${pad(date.getFullYear() % 100, 2)}`,
+    X: () => `${pad(date.getHours(), 2)}:${pad(date.getMinutes(), 2)}:${pad(date.getSeconds(), 2)}`,
+    r: () => `${pad(hour12, 2)}:${pad(date.getMinutes(), 2)}:${pad(date.getSeconds(), 2)} ${date.getHours() < 12 ? 'AM' : 'PM'}`,
+    U: () => pad(Math.floor((dayOfYear(date) - 1 + 7 - date.getDay()) / 7), 2),
+    W: () => pad(Math.floor((dayOfYear(date) - 1 + 7 - ((date.getDay() + 6) % 7)) / 7), 2),
+    C: () => pad(Math.floor(date.getFullYear() / 100), 2),
+    k: () => pad(date.getHours(), 2, ' '),
+    l: () => pad(hour12, 2, ' '),
+    P: () => (date.getHours() < 12 ? 'am' : 'pm'),
+    n: () => '\n',
+    t: () => '\t',
     '%': () => '%',
   };
   return values[code]?.() ?? null;
