@@ -9,19 +9,8 @@
  * side of a `+` with a marked one; the mark stays on the sum and on a marked
  * text stripped, and goes with `~`, which joins texts as plain ones.
  */
-import type { RuntimeValue } from './python-str.ts';
-
-const markups = new WeakSet<RuntimeValue>();
-
-/** `value` marked as a Markup; returned. */
-export function asMarkup(value: RuntimeValue): RuntimeValue {
-  markups.add(value);
-  return value;
-}
-
-export function isMarkup(value: RuntimeValue): boolean {
-  return markups.has(value);
-}
+// The mark is held beside Python's repr(), which writes a Markup with its class (python-str.ts).
+export { asMarkup, isMarkup } from './python-str.ts';
 
 /** markupsafe's escape of a plain text. */
 export function escapeHtml(text: string): string {

@@ -28,6 +28,10 @@ import { asMarkup, isMarkup } from './jinja2-markup.ts';
 import { joiner, pyDict } from './jinja2-globals.ts';
 import { callingDefined, itemOfUnsubscriptable, noteMissing, refuseUndefinedOwner } from './jinja2-undefined.ts';
 import { ARGUMENT_FILTERS, argumentFilter, type FilterArguments } from './jinja2-argument-filters.ts';
+import { evaluatedArguments } from './jinja2-arguments.ts';
+import { unpackable } from './jinja2-unpack.ts';
+import { MUTATING_METHODS, refuseMutation, transformersGlobals, transformersToJson, type Jinja2Dialect } from './transformers-environment.ts';
+import { DICT_METHODS, dictMethod } from './python-dict-methods.ts';
 import { PYTHON_OPERATORS, pythonOperation } from './jinja2-operators.ts';
 import { jinja2Title, pyTitle } from './python-title.ts';
 import { pyStrFormat } from './python-str-format.ts';
@@ -36,7 +40,7 @@ import { LIST_METHODS, listSearch, methodArguments, TEXT_METHODS, textMethod } f
 import { mappedAttribute, pyItems, pyTruthy, SELECTING, selected, unique } from './jinja2-select.ts';
 import { asGenerator, asOperand, attributeOf, boundedRange, boundedWidth, consumedGenerator, endOf, Environment, GENERATING, listMethod, orEmpty, RenderBudget, runtime, sliceOf, TemplateBoundError, recordOf, MAX_RENDERED_CHARS } from './jinja2-values.ts';
 export { MAX_RENDERED_CHARS, MAX_RENDER_SECONDS, MAX_STEPS, TemplateBoundError } from './jinja2-values.ts';
-import { markTuple, pyCapitalize, pyCharAt, pyLength, pyStr, pyStrip, pyToJson, type RuntimeValue } from './python-str.ts';
+import { isDictView, markDictView, pyCapitalize, pyCharAt, pyLength, pyStr, pyStrip, pyToJson, type RuntimeValue } from './python-str.ts';
 
 /** A node of the parsed template (the library exports no AST types). */
 interface Node { type: string }
@@ -106,6 +110,10 @@ class Jinja2Interpreter extends Interpreter {
   /** Characters printed so far (a macro's or a set block's counted where made and again where printed: an upper bound). */
   private printed = 0;
 
+  constructor(environment: Environment, private readonly dialect: Jinja2Dialect) {
+    super(environment);
+  }
+
   override evaluate(node: Node | undefined, environment: Environment): Value {
     const value = this.evaluateOnce(node, environment);
     if (typeof value.value === 'string' && value.value.length > 0) {
@@ -165,6 +173,8 @@ class Jinja2Interpreter extends Interpreter {
     const library = (): Value => super.evaluate({ ...node, operand: evaluated(value) } as Node, environment);
     const consumed = consumedGenerator(value, name);
     if (consumed !== null) return consumed;
+    // `d.keys() | list` is a list, which prints as one (the library's list filter gives back the view it was given).
+    if (name === 'list' && isDictView(value)) return Object.assign(runtime([]), { value: [...(value.value as Value[])] });
     if (name === 'reverse' && typeof value.value === 'string') return runtime(Array.from(value.value).reverse().join(''));
     if (args.length === 0 && (name === 'string' || name === 'capitalize' || name === 'title')) return runtime((name === 'string' ? String : name === 'title' ? jinja2Title : pyCapitalize)(pyStr(value)));
     if (PAIRS.has(name)) return (name === 'dictsort' ? numberKeyedDictsort(value, this.argumentsOf(args, environment)) : null) ?? asPairs(library());
@@ -177,11 +187,12 @@ class Jinja2Interpreter extends Interpreter {
     const positional = args.filter((arg) => arg.type !== 'KeywordArgumentExpression');
     if (SELECTING.has(name)) return selected(name, value, positional.map((arg) => this.evaluate(arg, environment)));
     if (name === 'map' && !pyTruthy(value)) return runtime([]);
-    if (name === 'map' && positional.length > 0) return this.mapped(value, positional, environment);
+    if (name === 'map' && positional.length > 0) return this.mapped(value, [positional[0] as Node, ...args.filter((arg) => arg !== positional[0])], environment);
     if (name === 'map') return mappedAttribute(value, this.argumentsOf(args, environment).named);
-    if (name === 'unique' && args.length === 0) return unique(value);
+    if (name === 'unique') return unique(value, this.argumentsOf(args, environment));
     if ((name === 'first' || name === 'last') && args.length === 0) return endOf(value, name) ?? library();
     if (name === 'tojson' && value.type === 'UndefinedValue') throw new TypeError('"tojson" of an undefined value (UndefinedValue): Object of type Undefined is not JSON serializable');
+    if (name === 'tojson' && this.dialect === 'transformers') return runtime(transformersToJson(value, this.argumentsOf(args, environment), MAX_RENDERED_CHARS));
     if (name === 'tojson') return asMarkup(runtime(pyToJson(value, this.indentOf(args, environment), MAX_RENDERED_CHARS)));
     if (name === 'safe') return asMarkup(runtime(pyStr(value)));
     if (args.length === 0 && typeof value.value === 'string' && (name === 'length' || name === 'trim')) {
@@ -192,7 +203,7 @@ class Jinja2Interpreter extends Interpreter {
     return this.join(value.value as Value[], args, environment);
   }
 
-  /** map(filter, …): each item given to the filter named, with the arguments that follow (the library has only map(attribute=…)). */
+  /** map(filter, …): each item given to the filter named, with the arguments that follow, keywords too (`map('tojson', indent=2)`; the library has only map(attribute=…)). */
   private mapped(value: Value, [name, ...args]: Node[], environment: Environment): Value {
     const filterName = pyStr(this.evaluate(name, environment));
     const callee = { type: 'Identifier', value: filterName };
@@ -217,16 +228,8 @@ class Jinja2Interpreter extends Interpreter {
     return runtime(items.map((item) => pyStr(path.reduce(attributeOf, item))).join(separator));
   }
 
-  /** A filter's arguments evaluated, by place and by name. */
-  private argumentsOf(args: Node[], environment: Environment): FilterArguments {
-    const named = new Map<string, Value>();
-    const positional: Value[] = [];
-    for (const arg of args) {
-      if (arg.type !== 'KeywordArgumentExpression') positional.push(this.evaluate(arg, environment));
-      else named.set(String((arg as unknown as { key: { value: unknown } }).key.value), this.evaluate((arg as unknown as { value: Node }).value, environment));
-    }
-    return { positional, named };
-  }
+  /** A filter's or a method's arguments evaluated, by place and by name, unpacked ones included (jinja2-arguments.ts). */
+  private argumentsOf = (args: Node[], environment: Environment): FilterArguments => evaluatedArguments(args, (arg) => this.evaluate(arg, environment));
 
   /** trim(chars) or trim(chars=...): the characters given taken off both ends (none: whitespace). */
   private trimmed(text: string, arg: Node, environment: Environment): Value {
@@ -301,9 +304,8 @@ class Jinja2Interpreter extends Interpreter {
   }
 
   /**
-   * A text's strip(), lstrip() and rstrip(), with Python's whitespace or the characters given (the library's take
-   * U+FEFF as whitespace and ignore the characters: `.lstrip('\n')` stripped spaces too); a record's items() and
-   * dictsort() as Python's pairs, which print as tuples; the rest is the library's.
+   * A text's strip(), lstrip() and rstrip() with Python's whitespace or the characters given (the library's ignored them: `.lstrip('\n')`
+   * stripped spaces too); a record's items() and dictsort() as Python's pairs, which print as tuples; the rest is the library's.
    */
   private call(node: Node, environment: Environment): Value {
     const { callee, args } = node as unknown as { callee: Node & { object?: Node; property?: { value?: unknown }; computed?: boolean }; args: Node[] };
@@ -312,8 +314,16 @@ class Jinja2Interpreter extends Interpreter {
       const { positional, named } = this.argumentsOf(args, environment);
       return pyDict(positional, named);
     }
-    if (PAIRS.has(method)) return asPairs(super.evaluate(node, environment));
-    if (method === 'keys') return asKeys(super.evaluate(node, environment));
+    // transformers' sandbox refuses a method that would change a list or a record.
+    if (this.dialect === 'transformers' && MUTATING_METHODS.has(method) && callee.object !== undefined && callee.object.type !== EVALUATED) {
+      const object = this.owner(callee.object, environment);
+      refuseMutation(object, method);
+      return this.call({ ...node, callee: { ...callee, object: evaluated(object) } } as Node, environment);
+    }
+    if (PAIRS.has(method) || method === 'keys' || method === 'values') {
+      const made = super.evaluate(node, environment);
+      return markDictView(method === 'keys' ? asKeys(made) : method === 'items' ? asPairs(made) : made, method);
+    }
     if (method === 'get' && callee.object !== undefined && isNumberKey(this.argumentsOf(args, environment).positional[0])) return numberKeyedGet(this.owner(callee.object, environment), this.argumentsOf(args, environment));
     if (method === 'cycle' && callee.object?.type === 'Identifier' && (callee.object as unknown as { value: string }).value === 'loop') return this.cycled(args, environment);
     if ((TEXT_METHODS.has(method) || LIST_METHODS.has(method)) && callee.object !== undefined) {
@@ -322,6 +332,12 @@ class Jinja2Interpreter extends Interpreter {
       if (typeof object.value === 'string' && TEXT_METHODS.has(method)) return method === 'format' ? runtime(pyStrFormat(object.value, positional, named)) : textMethod(object.value, method, methodArguments('str', method, positional, named));
       if (object.type === 'ArrayValue' && LIST_METHODS.has(method)) return listSearch(object.value as Value[], method, methodArguments('list', method, positional, named));
       return super.evaluate({ ...node, callee: { ...callee, object: evaluated(object) }, args: positional.map(evaluated) } as Node, environment);
+    }
+    // A record's update(), pop() and setdefault() change it as Python's dict's do (the library's records have none).
+    if (DICT_METHODS.has(method) && callee.object !== undefined && callee.object.type !== EVALUATED) {
+      const object = this.owner(callee.object, environment);
+      if (object.type === 'ObjectValue' && object.value instanceof Map) return dictMethod(object.value as Map<string | number, Value>, method, this.argumentsOf(args, environment), runtime(null));
+      return this.call({ ...node, callee: { ...callee, object: evaluated(object) } } as Node, environment);
     }
     // A text's capitalize() and title() as Python's (the library left the rest of each word as it was); a list's append() and pop(), which the library lacks.
     if (['capitalize', 'title', 'append', 'pop'].includes(method) && args.length <= 1 && callee.object !== undefined) {
@@ -351,24 +367,6 @@ class Jinja2Interpreter extends Interpreter {
   }
 }
 
-/**
- * A loop's items made unpackable as Python unpacks them (`{% for a, b in [(1, 2)] %}`, `in ['xy']`): a tuple as a list
- * marked a tuple, a text as its characters (the library unpacked lists alone: "Cannot unpack non-iterable type").
- */
-function unpackable(items: Value): Value {
-  const list = runtime([]);
-  list.value = (items.value as Value[]).map((item) => {
-    if (item.type !== 'TupleValue' && item.type !== 'StringValue') return item;
-    const unpacked = runtime(item.type === 'StringValue' ? Array.from(String(item.value)) : []);
-    if (item.type === 'TupleValue') {
-      unpacked.value = [...(item.value as Value[])];
-      markTuple(unpacked);
-    }
-    return unpacked;
-  });
-  return list;
-}
-
 /** `result`, marked a Markup when `source` is one (a Markup's strip() is one). */
 function keepMarkup(source: Value, result: Value): Value {
   return isMarkup(source) ? asMarkup(result) : result;
@@ -377,15 +375,17 @@ function keepMarkup(source: Value, result: Value): Value {
 /**
  * `template` rendered over `variables` as jinja2 renders it. The library's own
  * globals, but `range` bounded and without `strftime_now`, which jinja2 lacks
- * (template-divergence.ts refuses it before the run).
+ * (template-divergence.ts refuses it before the run); in the transformers
+ * dialect, with transformers' globals, tojson and sandbox (transformers-environment.ts).
  */
-export function renderAsJinja2(template: Template, variables: Record<string, unknown>): string {
+export function renderAsJinja2(template: Template, variables: Record<string, unknown>, dialect: Jinja2Dialect = 'jinja2'): string {
   const environment = new Environment();
   const globals: Record<string, unknown> = { false: false, true: true, none: null, False: false, True: true, None: null, range: boundedRange };
   globals['joiner'] = joiner;
   globals['raise_exception'] = (message: unknown) => {
     throw new Error(String(message));
   };
+  if (dialect === 'transformers') Object.assign(globals, transformersGlobals());
   for (const [name, value] of Object.entries({ ...globals, ...variables })) environment.set(name, value);
   let program = programs.get(template);
   if (program === undefined) {
@@ -393,7 +393,7 @@ export function renderAsJinja2(template: Template, variables: Record<string, unk
     programs.set(template, program);
   }
   try {
-    return String(new Jinja2Interpreter(environment).run(program).value);
+    return String(new Jinja2Interpreter(environment, dialect).run(program).value);
   } catch (error) {
     throw error instanceof RangeError && /Maximum call stack/.test(error.message) ? valueTooDeep(error) : error;
   }

@@ -45,8 +45,15 @@ export function itemOfUnsubscriptable(container: Value, key: Value): Value | nul
 
 /** `result` of reading `key` of `container`; an undefined one keeps jinja2's reason. */
 export function noteMissing(result: Value, container: Value, key: Value): Value {
+  // A loop's depth: the library's loop has none, and every loop it runs is jinja2's first level (it has no recursive loops).
+  if (result.type === 'UndefinedValue' && isLoop(container) && (key.value === 'depth' || key.value === 'depth0')) return runtime(key.value === 'depth' ? 1 : 0);
   if (result.type === 'UndefinedValue') reasons.set(result, reasonOf(container, key));
   return result;
+}
+
+/** Whether `value` is the record the library gives a loop as `loop`. */
+function isLoop(value: Value): boolean {
+  return value.value instanceof Map && ['index0', 'revindex0', 'first', 'last', 'length'].every((key) => (value.value as Map<unknown, unknown>).has(key));
 }
 
 /** Functions chat templates call that jinja2 does not have: why a prompt template should not call them. */

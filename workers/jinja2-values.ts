@@ -5,7 +5,8 @@
  * ends of a list, an attribute path, range().
  */
 import * as jinja from '@huggingface/jinja';
-import { generatorFilter, generatorMisuse, isTuple, markTuple, noteGenerator, pyCharAt, pyReplace, pyStr, replacements, type RecordKey, type RuntimeValue } from './python-str.ts';
+import { generatorFilter, generatorMisuse, isTuple, markTuple, noteGenerator, pyCharAt, pyStr, type RecordKey, type RuntimeValue } from './python-str.ts';
+import { pyReplace, replacements } from './python-replace.ts';
 
 type Value = RuntimeValue;
 

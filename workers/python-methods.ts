@@ -12,10 +12,11 @@ import { pyType } from './jinja2-tests.ts';
 import { boundedWidth, runtime } from './jinja2-values.ts';
 import { pyEquals, pyLength, pyRepr, type RuntimeValue } from './python-str.ts';
 import { MORE_TEXT_METHODS, moreTextMethod, textMethodArguments } from './python-text-methods.ts';
+import { TEXT_PREDICATES, textPredicate } from './python-text-predicates.ts';
 
 type Value = RuntimeValue;
 
-export const TEXT_METHODS = new Set(['format', 'join', 'find', 'rfind', 'index', 'rindex', 'count', 'zfill', 'splitlines', 'removeprefix', 'removesuffix', ...MORE_TEXT_METHODS]);
+export const TEXT_METHODS = new Set(['format', 'join', 'find', 'rfind', 'index', 'rindex', 'count', 'zfill', 'splitlines', 'removeprefix', 'removesuffix', ...MORE_TEXT_METHODS, ...TEXT_PREDICATES]);
 export const LIST_METHODS = new Set(['index', 'count']);
 
 /** What Python's str.splitlines() splits at. */
@@ -147,6 +148,7 @@ function zfilled(text: string, width: number): string {
 /** `text.method(...args)` as Python gives it (one of TEXT_METHODS). */
 export function textMethod(text: string, method: string, args: Value[]): Value {
   if (MORE_TEXT_METHODS.has(method)) return moreTextMethod(text, method, args);
+  if (TEXT_PREDICATES.has(method)) return textPredicate(text, method, args);
   const [first, second, third] = args;
   const points = new Points(text);
   switch (method) {

@@ -5,6 +5,19 @@
  * with `repr()`.
  */
 
+/** Texts that are jinja2's Markup (jinja2-markup.ts says what that changes). */
+const markups = new WeakSet<RuntimeValue>();
+
+/** `value` marked as a Markup; returned. */
+export function asMarkup(value: RuntimeValue): RuntimeValue {
+  markups.add(value);
+  return value;
+}
+
+export function isMarkup(value: RuntimeValue): boolean {
+  return markups.has(value);
+}
+
 /** A value as the library holds it: its class's name and the JavaScript value inside. */
 export interface RuntimeValue {
   type: string;
@@ -84,6 +97,20 @@ function refuseGenerator(value: RuntimeValue, what: string): void {
 
 /** Whether Python holds `value` as a list, a tuple or neither: a list never equals a tuple. */
 /** Whether Python holds `value` as a tuple. */
+/** Lists that are a record's keys(), values() or items(): Python prints them as `dict_keys([…])` and the like. */
+const dictViews = new WeakMap<RuntimeValue, 'dict_keys' | 'dict_values' | 'dict_items'>();
+
+/** `list` marked the view of a record that `method` (keys, values or items) gives. */
+export function markDictView(list: RuntimeValue, method: string): RuntimeValue {
+  if (list.type === 'ArrayValue' && (method === 'keys' || method === 'values' || method === 'items')) dictViews.set(list, `dict_${method}`);
+  return list;
+}
+
+/** Whether `value` is a record's keys(), values() or items(). */
+export function isDictView(value: RuntimeValue): boolean {
+  return dictViews.has(value);
+}
+
 export function isTuple(value: RuntimeValue): boolean {
   return value.type === 'TupleValue' || tuples.has(value);
 }
@@ -117,9 +144,12 @@ export function pyRepr(value: RuntimeValue): string {
   refuseGenerator(value, 'prints as "<generator object at 0x…>", an address');
   // jinja2's Undefined prints nothing, and shows its name in a list or a record.
   if (value.type === 'UndefinedValue') return 'Undefined';
-  if (value.type === 'StringValue') return pyStringRepr(String(value.value));
+  // A Markup (what tojson, escape and safe give) shows its class in a list or a record, as Python's repr does.
+  if (value.type === 'StringValue') return isMarkup(value) ? `Markup(${pyStringRepr(String(value.value))})` : pyStringRepr(String(value.value));
   if (LISTS.has(value.type)) {
     const items = (value.value as RuntimeValue[]).map(pyRepr);
+    const view = dictViews.get(value);
+    if (view !== undefined) return `${view}([${items.join(', ')}])`;
     if (sequenceKind(value) === 'ArrayValue') return `[${items.join(', ')}]`;
     return items.length === 1 ? `(${items[0]},)` : `(${items.join(', ')})`;
   }
@@ -267,9 +297,10 @@ export function pyCharAt(text: string, index: number): string | undefined {
 }
 
 /** A text as Python's json.dumps writes it by default (ensure_ascii): every character outside space..~ escaped, astral ones as their surrogate pair. */
-function jsonString(text: string): string {
+function jsonString(text: string, ascii = true): string {
   const named: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f' };
-  return `"${text.replace(/["\\]|[^ -~]/g, (unit) => named[unit] ?? `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`)}"`;
+  // ensure_ascii=False escapes only the quote, the backslash and the control characters below a space.
+  return `"${text.replace(ascii ? /["\\]|[^ -~]/g : /["\\\x00-\x1f]/g, (unit) => named[unit] ?? `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`)}"`;
 }
 
 /** Python's order of two texts: by code point (JavaScript's sort compares UTF-16 units). */
@@ -283,27 +314,40 @@ function byCodePoint(a: string, b: string): number {
 }
 
 /** json.dumps(value, sort_keys=True, indent=indent) of a value, at nesting `depth`. */
-function pyJsonDumps(value: RuntimeValue, indent: string | null, depth: number, limit: number): string {
+/** How json.dumps lays a value out: its indent (null: one line), its separators, whether keys are sorted and non-ASCII escaped. */
+export interface JsonLayout {
+  indent: string | null;
+  /** Between items (', ' on one line, ',' before an indented line by default) and between a key and its value (': '). */
+  itemSeparator: string;
+  keySeparator: string;
+  sortKeys: boolean;
+  ensureAscii: boolean;
+}
+
+function pyJsonDumps(value: RuntimeValue, layout: JsonLayout, depth: number, limit: number): string {
   refuseGenerator(value, 'writes no JSON of ("Object of type generator is not JSON serializable")');
+  const { indent } = layout;
   const items = (parts: string[], open: string, close: string): string => {
     if (parts.length === 0) return open + close;
-    if (indent === null) return `${open}${parts.join(', ')}${close}`;
+    if (indent === null) return `${open}${parts.join(layout.itemSeparator)}${close}`;
     // Each item gets its line's indent: a wide indent over many items is refused before the lines are joined.
     const size = parts.reduce((sum, part) => sum + part.length, 0) + (depth + 2) * indent.length * (parts.length + 1);
     if (size > limit) throw new RangeError(`"tojson" indenting by ${indent.length.toLocaleString('en-US')} characters makes more than ${limit.toLocaleString('en-US')} characters, more than any context window holds`);
     const inner = '\n' + indent.repeat(depth + 1);
-    return `${open}${inner}${parts.join(`,${inner}`)}\n${indent.repeat(depth)}${close}`;
+    return `${open}${inner}${parts.join(`${layout.itemSeparator}${inner}`)}\n${indent.repeat(depth)}${close}`;
   };
-  if (LISTS.has(value.type)) return items((value.value as RuntimeValue[]).map((item) => pyJsonDumps(item, indent, depth + 1, limit)), '[', ']');
+  if (LISTS.has(value.type)) return items((value.value as RuntimeValue[]).map((item) => pyJsonDumps(item, layout, depth + 1, limit)), '[', ']');
   // jinja2's json.dumps fails on an undefined value (a field a record lacks) and on a namespace, wherever it stands.
   if (value.type === 'UndefinedValue' || value.type === 'NamespaceValue') throw new TypeError(`"tojson" of a value holding ${value.type === 'UndefinedValue' ? 'an undefined value' : 'a namespace()'}: Object of type ${value.type === 'UndefinedValue' ? 'Undefined' : 'Namespace'} is not JSON serializable`);
   if (RECORDS.has(value.type)) {
-    const entries = sortedEntries(value.value as Map<RecordKey, RuntimeValue>);
-    return items(entries.map(([key, item]) => `${jsonString(typeof key === 'number' ? numberKey(key) : key)}: ${pyJsonDumps(item, indent, depth + 1, limit)}`), '{', '}');
+    const record = value.value as Map<RecordKey, RuntimeValue>;
+    const entries = layout.sortKeys ? sortedEntries(record) : [...record.entries()];
+    const key = (name: RecordKey) => jsonString(typeof name === 'number' ? numberKey(name) : name, layout.ensureAscii);
+    return items(entries.map(([name, item]) => `${key(name)}${layout.keySeparator}${pyJsonDumps(item, layout, depth + 1, limit)}`), '{', '}');
   }
   switch (value.type) {
     case 'StringValue':
-      return jsonString(String(value.value));
+      return jsonString(String(value.value), layout.ensureAscii);
     case 'BooleanValue':
       return value.value ? 'true' : 'false';
     case 'NullValue':
@@ -315,6 +359,11 @@ function pyJsonDumps(value: RuntimeValue, indent: string | null, depth: number, 
   }
 }
 
+/** json.dumps(value, …) laid out as `layout` says, within `limit` characters of indent. */
+export function pyJsonDumpsAs(value: RuntimeValue, layout: JsonLayout, limit: number): string {
+  return pyJsonDumps(value, layout, 0, limit);
+}
+
 /**
  * jinja2's `tojson`: json.dumps with its keys sorted and, given, an indent,
  * then <, >, & and ' escaped so that it is safe in HTML (htmlsafe_json_dumps).
@@ -323,39 +372,7 @@ export function pyToJson(value: RuntimeValue, indent: number | string | null, li
   const escapes: Record<string, string> = { '<': '\\u003c', '>': '\\u003e', '&': '\\u0026', "'": '\\u0027' };
   // json.dumps indents by a text as it is, or by a number of spaces (none below one).
   const unit = indent === null ? null : typeof indent === 'string' ? indent : ' '.repeat(Math.max(0, indent));
-  return pyJsonDumps(value, unit, 0, limit).replace(/[<>&']/g, (char) => escapes[char] ?? char);
+  const layout = { indent: unit, itemSeparator: unit === null ? ', ' : ',', keySeparator: ': ', sortKeys: true, ensureAscii: true };
+  return pyJsonDumps(value, layout, 0, limit).replace(/[<>&']/g, (char) => escapes[char] ?? char);
 }
 
-/**
- * Python's str.replace(): every `old` in `text` (the first `count` of them, when count is not negative) by
- * `replacement`; an empty `old` stands before each character and after the last, characters as Python counts them.
- * Made by splitting and joining, never by adding to a text piece by piece: that made a rope of millions of pieces,
- * and a replace of 8 million characters took 4 s (jinja2: milliseconds).
- */
-export function pyReplace(text: string, old: string, replacement: string, count = -1): string {
-  const most = count < 0 ? Infinity : count;
-  if (old === '') {
-    const chars = Array.from(text);
-    if (most >= chars.length + 1) return replacement + chars.join(replacement) + replacement;
-    return chars.slice(0, most).map((char) => replacement + char).join('') + chars.slice(most).join('');
-  }
-  if (most === Infinity) return text.split(old).join(replacement);
-  const pieces: string[] = [];
-  let at = 0;
-  for (let found = text.indexOf(old); found >= 0 && pieces.length < most; found = text.indexOf(old, at)) {
-    pieces.push(text.slice(at, found));
-    at = found + old.length;
-  }
-  return pieces.length === 0 ? text : pieces.join(replacement) + replacement + text.slice(at);
-}
-
-/** How many `old` pyReplace replaces in `text` (at most `count` when not negative): what a caller bounds the result by before it is made. */
-export function replacements(text: string, old: string, count = -1): number {
-  const most = count < 0 ? Infinity : count;
-  if (old === '') return Math.min(most, pyLength(text) + 1);
-  // As many as fit in the text, when that is few enough; else counted by the engine's split (a search per one took 150 ns).
-  if (text.length / old.length <= most) return text.split(old).length - 1;
-  let made = 0;
-  for (let found = text.indexOf(old); found >= 0 && made < most; found = text.indexOf(old, found + old.length)) made++;
-  return made;
-}

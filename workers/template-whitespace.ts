@@ -19,31 +19,40 @@ import { withConcatPrecedence } from './jinja2-concat.ts';
 import { withOneTuples } from './jinja2-one-tuple.ts';
 import { testNodesOf, withTestArguments, withUnchainedComparisons } from './jinja2-tests.ts';
 import type { TemplateWhitespace } from './tasks.ts';
+import { withBlocksTrimmed, withNewlinesNormalized } from './jinja2-trim-blocks.ts';
+import type { Jinja2Dialect } from './transformers-environment.ts';
 
-/** A template parsed with jinja2's defaults: the library's own constructor always turns trim_blocks and lstrip_blocks on. */
+/**
+ * A template parsed with jinja2's defaults (the library's own constructor always turns trim_blocks and lstrip_blocks
+ * on), or as transformers' chat-template environment parses it: with both on, and `{% break %}`, `{% continue %}`
+ * (its loopcontrols extension) and `{% generation %}` (its AssistantTracker) known.
+ */
 class Jinja2Template extends Template {
   /** A tag jinja2 refuses, which a render fails on; null when there is none. */
   private readonly unknownTag: string | null;
 
-  constructor(source: string) {
+  constructor(source: string, private readonly dialect: Jinja2Dialect = 'jinja2') {
     // The base class parses its argument in trimmed mode; an empty one costs nothing, and the source is parsed here instead,
     // with jinja2's number literals, tests with arguments, chained comparisons, the precedence of `~` and tuples of one, which the library's lexer and parser do not read, rewritten.
     super('');
-    const tokens = withOneTuples(withConcatPrecedence(withUnchainedComparisons(withTestArguments(tokenize(withLibraryNumbers(source), {}))))) as Parameters<typeof parse>[0];
+    const trimmed = dialect === 'transformers';
+    const lines = withNewlinesNormalized(source);
+    const tokens = withOneTuples(withConcatPrecedence(withUnchainedComparisons(withTestArguments(tokenize(withLibraryNumbers(trimmed ? withBlocksTrimmed(lines) : lines), {}))))) as Parameters<typeof parse>[0];
     this.parsed = testNodesOf(parse(tokens));
-    this.unknownTag = unknownTagOf(source, this.parsed);
+    this.unknownTag = trimmed ? null : unknownTagOf(source, this.parsed);
   }
 
   /** Rendered as jinja2 prints and compares values, within a bound (jinja2-render.ts); a tag jinja2 does not know fails, as there. */
   override render(items?: Record<string, unknown>): string {
     if (this.unknownTag !== null) throw unknownTagError(this.unknownTag);
-    return renderAsJinja2(this, items ?? {});
+    return renderAsJinja2(this, items ?? {}, this.dialect);
   }
 }
 
 /** `source` parsed to render as `whitespace` says. Throws the library's error when it does not parse. */
 export function parseTemplate(source: string, whitespace: TemplateWhitespace): Template {
-  return whitespace === 'jinja2' ? new Jinja2Template(source) : new Template(source);
+  if (whitespace === 'trimmed') return new Template(source);
+  return new Jinja2Template(source, whitespace === 'transformers' ? 'transformers' : 'jinja2');
 }
 
 /**

@@ -51,9 +51,11 @@ export interface TemplateShorten {
  * How a template's block tags treat the whitespace around them
  * (workers/template-whitespace.ts): `jinja2`, as Python's jinja2 renders by
  * default (a user's template); `trimmed`, with trim_blocks and lstrip_blocks
- * on (the built-in templates, written so).
+ * on (the built-in templates, written so); `transformers`, a model's chat
+ * template as transformers' apply_chat_template renders it (trim_blocks,
+ * lstrip_blocks, its sandbox, tojson and globals: workers/transformers-environment.ts).
  */
-export type TemplateWhitespace = 'jinja2' | 'trimmed';
+export type TemplateWhitespace = 'jinja2' | 'trimmed' | 'transformers';
 
 /** A piece of the user message that is a Jinja template rendered over variables (machines/role-template.ts writes them, workers/prompt-template.ts renders them). */
 export interface TemplatePromptPart {

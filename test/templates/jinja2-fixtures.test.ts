@@ -90,7 +90,6 @@ describe('what the library renders otherwise than jinja2 is refused before the r
   const variables = (STRATEGIES.pacore?.definitions?.synthesis?.template as unknown as RoleTemplate<never, never>).variables;
   // Each was rendered by Python's jinja2 3.1 and by the library on the same values, and the two differed.
   const refused: Array<[string, RegExp]> = [
-    ['{% for r in references %}{{ loop.depth }}{% endfor %}', /^1: "loop\.depth" prints nothing/],
     // jinja2 reads it as ('Solution ' ~ loop.index0) + 1 and fails on str + int; so does tmas, where it was refused as read otherwise.
     ["{% for r in references %}\n{{ 'Solution ' ~ loop.index0 + 1 }}\n{% endfor %}", /^2: it fails to render on sample values: "\+" between str and int: can only concatenate str \(not "int"\) to str/],
     ['{% for r in references %}{% if loop.index > 2 %}{% break %}{% endif %}{{ r }}{% endfor %}', /^1: "\{% break %\}" needs an extension/],
@@ -99,16 +98,12 @@ describe('what the library renders otherwise than jinja2 is refused before the r
     ["Today is {{ strftime_now('%d %B %Y') }}.\n{{ problem }}", /^1: it fails to render on sample values: 'strftime_now' is undefined: jinja2 fails on a call of an undefined function \(UndefinedError\) \(a chat-template function .*write the date out\)/],
     [' \n\n', /^1: it is empty/],
     // What the library lacks, on a branch the samples do not take: it stopped the run at the first long problem, with "Cannot call something that is not a function".
-    ["{{ problem }}\n{% if problem | length > 5000 %}\n{{ problem.swapcase() }}\n{% endif %}", /^3: the method "swapcase\(\)" is one jinja2 has and @huggingface\/jinja does not/],
+    ["{{ problem }}\n{% if problem | length > 5000 %}\n{{ problem.casefold() }}\n{% endif %}", /^3: the method "casefold\(\)" is one jinja2 has and @huggingface\/jinja does not/],
     ['{% for r in references %}{% if r | length > 9000 %}{{ r | striptags }}{% endif %}{% endfor %}', /^1: the filter "striptags" is one jinja2 has/],
     ["{% for r in references %}{{ r.cycle('odd', 'even') }}{% endfor %}", /^1: the method "cycle\(\)"/],
     ['{{ problem | default }}', /^1: "default" without an argument/],
     // jinja2 raises on it (transformers' chat templates alone take it); the library wrote escaped JSON regardless.
     ['{{ problem }}\n{{ references | tojson(ensure_ascii=False) }}', /^2: it fails to render on sample values: do_tojson\(\) got an unexpected keyword argument 'ensure_ascii'/],
-    // The library ignored the start: 'abc'.startswith('b', 1) was false, Python's true.
-    ["{{ problem }}\n{% if problem.startswith('Prove', 1) %}proof{% endif %}", /^2: "startswith\(…\)" with a start or an end ignores them here/],
-    // jinja2's unique(case_sensitive=true) keeps case; the library's unique always did, and without an argument it now lowers as jinja2 does.
-    ['{{ problem }}\n{{ references | unique(case_sensitive=true) | join }}', /^2: "unique" with an argument/],
     // A test's argument is a variable: a misspelt one was read as nothing.
     ["{{ problem }}\n{% if 'x' is in refs %}x{% endif %}", /^2: it reads the variable "refs", which this role does not have/],
     // What jinja2 refuses too: a float times a text, a list too long to loop over.
@@ -140,6 +135,8 @@ describe('what the library renders otherwise than jinja2 is refused before the r
       "{{ problem }}{% if references | length > 100000 %}{{ references | tojson(ensure_ascii=False) }}{{ strftime_now('%Y') }}{% endif %}",
       // Python's methods the library lacked, and the filter count: refused before, wherever they stood.
       "{{ problem.rsplit(' ', 1)[0] }}{{ problem.split(maxsplit=1) }}{% if problem.strip().isdigit() %}{{ problem.rjust(9) }}{% endif %}{{ references | count }}",
+      '{% for r in references %}{{ loop.depth }}{{ loop.depth0 }}{% endfor %}{{ references | unique(case_sensitive=true) | join }}',
+      "{% set d = {'a': 1} %}{% set _ = d.update(b=problem) %}{{ d.setdefault('c', 0) }}{{ d.pop('a') }}{{ problem.swapcase() if problem.isupper() or problem.istitle() }}{{ problem.startswith('Prove', 1) }}{{ problem.isnumeric() or problem.isalnum() or problem.islower() }}",
       // Llama 3.2's guard: jinja2 has no strftime_now, so its branch never runs and the fixed date is printed, here as there.
       "{% if strftime_now is defined %}{% set date = strftime_now('%d %b %Y') %}{% else %}{% set date = '26 Jul 2024' %}{% endif %}{{ date }}\n{{ problem }}",
       "{% if strftime_now is not defined %}26 Jul 2024{% else %}{{ strftime_now('%d %b %Y') }}{% endif %}\n{{ problem }}", "{% for r in references %}{{ r.split('\\n')[0].capitalize() }}{% endfor %}", '{{ problem }}{% if proof is float %}x{% endif %}', "{{ references | map('upper') | join(', ') }}",

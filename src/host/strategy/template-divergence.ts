@@ -39,8 +39,8 @@ const CHAT_GLOBALS = new Set(['strftime_now']);
 const LACKING_FILTERS = new Set('attr d filesizeformat forceescape pprint random striptags urlencode urlize xmlattr'.split(' '));
 const LACKING_TESTS = new Set('filter test'.split(' '));
 const LACKING_METHODS = new Set(
-  ('casefold encode expandtabs format_map isalnum isidentifier islower isnumeric isprintable istitle isupper maketrans swapcase translate ' +
-    'clear copy extend insert remove reverse sort fromkeys popitem setdefault update').split(' '),
+  ('casefold encode expandtabs format_map isidentifier isprintable maketrans translate ' +
+    'clear copy extend insert remove reverse sort fromkeys popitem').split(' '),
 );
 /** What to write instead of the lacking ones a prompt is likeliest to use. */
 const INSTEAD: Readonly<Record<string, string>> = {
@@ -68,9 +68,6 @@ function callDivergence(node: Node): Divergence | null {
   // Only a loop cycles (loop.cycle('odd', 'even')); no other value has the method.
   if (method === 'cycle' && nameOf(callee?.object) !== 'loop') return lacking('method', method);
   if (LACKING_METHODS.has(method)) return lacking('method', method);
-  if ((method === 'startswith' || method === 'endswith') && Array.isArray(node.args) && node.args.length > 1) {
-    return { text: method, what: `"${method}(…)" with a start or an end ignores them here, where Python looks only within them: slice the text first (text[1:].${method}('x'))` };
-  }
   return null;
 }
 
@@ -86,12 +83,8 @@ function divergenceAt(node: Node): Divergence | null {
     const name = nameOf(call?.callee ?? filter);
     if (name !== null && LACKING_FILTERS.has(name)) return lacking('filter', name);
     if (name === 'default' && call === null) return { text: 'default', what: '"default" without an argument fails here, where jinja2 gives the value or \'\': write default(\'\')' };
-    if (name === 'unique' && Array.isArray(call?.args) && call.args.length > 0) return { text: 'unique', what: '"unique" with an argument (case_sensitive=, attribute=) is one @huggingface/jinja renders otherwise than jinja2: write "unique" alone, which compares texts without their case as jinja2 does' };
   }
   if (node.type === 'TestExpression' && LACKING_TESTS.has(nameOf(node.test) ?? '')) return lacking('test', nameOf(node.test) ?? '');
-  if (node.type === 'MemberExpression' && nameOf(node.object) === 'loop' && /^depth0?$/.test(nameOf(node.property) ?? '')) {
-    return { text: 'loop.depth', what: '"loop.depth" prints nothing here (the library has no recursive loops): write the depth out' };
-  }
   if (node.type === 'CallExpression') return callDivergence(node);
   return null;
 }
