@@ -19,6 +19,7 @@ import { listedModels, listingBody, modelEntries, type ListedModel } from './mod
 export type { ListedModel } from './model-list.ts';
 import { chatAnswersUnlisted } from './unlisted-models.ts';
 import { answersModelList, likelyBaseUrl } from './base-url-hint.ts';
+import { followPages } from './model-pages.ts';
 import { START_POLL_MS, START_TELL_MS, startingFailure, waitedSentence, type StartWait } from './server-start.ts';
 
 /** What a message may say of the key an endpoint is called with: whose it is, whether one was set, and what sets it. Never the key. */
@@ -53,6 +54,8 @@ export interface CheckOptions {
   onWait?: (wait: StartWait) => void;
   onUnreachable?: (url: string, error: UserError) => void;
   onUnlisted?: (url: string, model: string) => void;
+  /** Told when a model list in pages (`has_more`) could not be read to its end: what was read is what the run knows of. */
+  onPagesCutShort?: (url: string, reason: string) => void;
 }
 
 /**
@@ -92,7 +95,8 @@ export async function checkEndpoints(endpoints: EndpointToCheck[], options: Chec
 /** Lists the models of one base URL into `models`; returns the UserError (TMAS_ENDPOINT) of one that does not answer, throws any other. */
 async function listOne({ endpoint, flag, modelFlag, key }: EndpointToCheck, url: string, models: Map<string, ListedModel[]>, options: CheckOptions): Promise<UserError | null> {
   try {
-    const listed = await listModels({ ...endpoint, baseUrl: url }, { flag, modelFlag: modelFlag ?? '--model-name', key }, options.timeoutMs ?? 10_000);
+    const onCutShort = (reason: string) => options.onPagesCutShort?.(url, reason);
+    const listed = await listModels({ ...endpoint, baseUrl: url }, { flag, modelFlag: modelFlag ?? '--model-name', key, onCutShort }, options.timeoutMs ?? 10_000);
     if (listed === UNLISTED) options.onUnlisted?.(url, endpoint.model);
     models.set(url, listed);
     return null;
@@ -187,10 +191,12 @@ interface EndpointFlags {
   flag: string;
   modelFlag: string;
   key: KeyOrigin | undefined;
+  /** Told why a list in pages was not read to its end (model-pages.ts). */
+  onCutShort?: (reason: string) => void;
 }
 
 /** The models one base URL lists; a UserError naming the flag when it does not answer (TMAS_ENDPOINT) or refuses the key (TMAS_AUTH). */
-async function listModels(endpoint: Endpoint, { flag, modelFlag, key }: EndpointFlags, timeoutMs: number): Promise<ListedModel[]> {
+async function listModels(endpoint: Endpoint, { flag, modelFlag, key, onCutShort }: EndpointFlags, timeoutMs: number): Promise<ListedModel[]> {
   // A proxy variable that names no proxy refuses the run here, naming it (TMAS_PROXY), not as a connection failure.
   if (URL.canParse(endpoint.baseUrl)) proxyRoute(new URL(endpoint.baseUrl));
   // The gateway's transport (http-transport.ts), so that a run never loads fetch for this one request.
@@ -204,7 +210,10 @@ async function listModels(endpoint: Endpoint, { flag, modelFlag, key }: Endpoint
     const body = listingBody(await response.text());
     const entries = modelEntries(body);
     if (entries === null) throw wrongAnswer(notAModelList(endpoint, flag, response.headers.get('content-type'), body));
-    return listedModels(entries);
+    // A list in pages (Anthropic's, OpenAI's cursor shape) is read to its last page: a model named may be on any.
+    const paged = await followPages(client, body, entries, deadline);
+    if (paged.cutShort !== undefined) onCutShort?.(paged.cutShort);
+    return listedModels(paged.entries);
   } catch (error) {
     if (error instanceof UserError) throw error;
     if (error instanceof AnswerTooLargeError) throw wrongAnswer(notAModelList(endpoint, flag, `a body of more than ${error.limit / 2 ** 20} MiB`, ''));

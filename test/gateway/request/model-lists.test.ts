@@ -1,11 +1,13 @@
 /**
  * Model lists in the shapes servers other than vLLM answer `GET /models`
- * with: Together's bare array of model objects, and windows written as text.
+ * with: Together's bare array of model objects, windows written as text, and
+ * lists in pages (Anthropic's `has_more` and `last_id`).
  * Each is a real HTTP server of this file, called by `tmas run`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
-import { expect } from 'vitest';
+import { describe, expect } from 'vitest';
+import { MAX_PAGES } from '../../../src/gateway/model-pages.ts';
 import { chatCompletionBody, runCliInProcess, serveHttp, smallProblems, test, writeProblems } from '../../fixtures.ts';
 
 /** A server that lists models as `listing` says, and answers every chat completion with the right answer to the first small problem. */
@@ -77,4 +79,80 @@ test('a model list under text/plain, or after a byte-order mark, is read as the 
       await server.close();
     }
   }
+});
+
+describe("a model list in pages (Anthropic's, and OpenAI's cursor shape: has_more and last_id)", () => {
+  /** Anthropic's page of `ids`, saying whether more follow. */
+  const page = (ids: string[], hasMore: boolean) => ({ data: ids.map((id) => ({ type: 'model', id, display_name: id, created_at: '2025-05-14T00:00:00Z' })), has_more: hasMore, first_id: ids[0], last_id: ids.at(-1) });
+  /** A server whose list is `pages` (the page after id X is the one that starts after X), its GET /models asked, and its chat route. */
+  function servePages(pageAfter: (after: string | null) => unknown) {
+    const asked: string[] = [];
+    const server = serveHttp((req: IncomingMessage, res: ServerResponse) => {
+      if (req.url?.includes('/models')) {
+        asked.push(req.url);
+        const after = new URL(req.url, 'http://x').searchParams.get('after_id');
+        return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(pageAfter(after)));
+      }
+      res.writeHead(200, { 'content-type': 'application/json' }).end(chatCompletionBody('The product is \\boxed{6}.', { model: 'claude-z' }));
+    });
+    return { server, asked };
+  }
+  const twoPages = (after: string | null) => (after === null ? page(['claude-a', 'claude-b'], true) : after === 'claude-b' ? page(['claude-z'], false) : page([], false));
+
+  // Before: refused, "does not serve the model "claude-z"; it serves: claude-a, claude-b" (TMAS_MODEL_NOT_SERVED), one GET /models.
+  test('a --model-name on the second page is served: the pages are read to the last, and the run completes', async ({ dir }) => {
+    const { server: started, asked } = servePages(twoPages);
+    const server = await started;
+    try {
+      const input = await writeProblems(dir, smallProblems(1));
+      const run = await runCliInProcess(['run', '--input-file', input, '--base-url', server.url, ...SMALL, '--model-name', 'claude-z', '--output-file', path.join(dir, 'run')]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(asked).toEqual(['/v1/models', '/v1/models?after_id=claude-b&after=claude-b']);
+    } finally {
+      await server.close();
+    }
+  });
+
+  // Before: the first page's first model (claude-a) was evaluated, its replies warned about as another model's.
+  test('without --model-name, an endpoint whose pages list several is refused, naming them all', async ({ dir }) => {
+    const { server: started } = servePages(twoPages);
+    const server = await started;
+    try {
+      const input = await writeProblems(dir, smallProblems(1));
+      const run = await runCliInProcess(['run', '--input-file', input, '--base-url', server.url, ...SMALL, '--output-file', path.join(dir, 'run')]);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(/serves several models, .*claude-a, claude-b, claude-z.*\[TMAS_USAGE\]/);
+      expect(server.requests()).toBe(2);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('a server that ignores the cursor (its first page again, has_more still true) is read once more, and said so', async ({ dir }) => {
+    const { server: started, asked } = servePages(() => page(['claude-a'], true));
+    const server = await started;
+    try {
+      const input = await writeProblems(dir, smallProblems(1));
+      const run = await runCliInProcess(['run', '--input-file', input, '--base-url', server.url, ...SMALL, '--model-name', 'claude-a', '--output-file', path.join(dir, 'run')]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(asked).toHaveLength(2);
+      expect(run.stderr).toMatch(/answers GET \/models in pages, read only in part: its page after "claude-a" lists no model it had not listed/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test(`pages that never end are read ${MAX_PAGES} at most`, async ({ dir }) => {
+    const { server: started, asked } = servePages((after) => page([`claude-${after === null ? 0 : Number(after.slice(7)) + 1}`], true));
+    const server = await started;
+    try {
+      const input = await writeProblems(dir, smallProblems(1));
+      const run = await runCliInProcess(['run', '--input-file', input, '--base-url', server.url, ...SMALL, '--model-name', 'claude-3', '--output-file', path.join(dir, 'run')]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(asked).toHaveLength(MAX_PAGES);
+      expect(run.stderr).toMatch(new RegExp(`read only in part: it says more models follow after ${MAX_PAGES} pages`));
+    } finally {
+      await server.close();
+    }
+  });
 });
