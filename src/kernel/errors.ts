@@ -12,7 +12,7 @@ export const ERROR_CODES = {
   TMAS_USAGE: 'a flag is missing or has a bad value',
   TMAS_INPUT: 'the problem file is wrong (the message names file and line)',
   TMAS_TOKENIZER: 'unknown --tokenizer, or no loadable tokenizer.json at --tokenizer-path (a GGUF or SentencePiece model, a pipe, a file over 128 MiB or not UTF-8 is named as such)',
-  TMAS_ENDPOINT: 'an endpoint did not answer GET /v1/models, or lists no model',
+  TMAS_ENDPOINT: 'an endpoint did not answer GET /v1/models, or lists no model; or (mid-run) it answered a call with a 404 that names no model, or a 405: its chat route is not there, and the run stopped at once and can be resumed once the base URL reaches the server',
   TMAS_PROXY: 'the proxy an endpoint is called through (HTTPS_PROXY, HTTP_PROXY or ALL_PROXY, upper or lower case) is no http:// or https:// URL, cannot be reached, or refused the tunnel to the endpoint (407: it wants credentials; 403: its rules forbid it; 502, 503, 504: it could not reach the endpoint); the message names the variable and the proxy, never its password; mid-run, a proxy that refuses a call with 407 or 403 stops the run at once, resumable',
   TMAS_MODEL_NOT_SERVED: "a --model-name is not among the models the endpoint's /v1/models lists, or (mid-run) the endpoint answered a call with a 400 or 404 saying the model or its deployment is not found (a model withdrawn, a replica reloaded with another); the run stopped at once and can be resumed once it is served",
   TMAS_OUTPUT: 'the output directory is not empty or not writable, or (tmas fork) lies inside the run being forked',

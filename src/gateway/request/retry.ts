@@ -15,10 +15,11 @@ import { refusedField } from './refused-field.ts';
 import { perMinuteTooSmall, statedCompletionCap } from './completion-cap.ts';
 import { quotaSpent } from './quota-spent.ts';
 import { modelGone } from './model-gone.ts';
+import { routeGone } from './route-gone.ts';
 import { ProxyRefusedError } from './proxy/proxy-agents.ts';
 
 /** How a failed attempt is classified. */
-export type FailureKind = 'transient' | 'wait-too-long' | 'context-length' | 'auth' | 'proxy' | 'quota' | 'model-gone' | 'redirected' | 'not-streamed' | 'web-page' | 'in-band' | 'refused-field' | 'fatal' | 'aborted';
+export type FailureKind = 'transient' | 'wait-too-long' | 'context-length' | 'auth' | 'proxy' | 'quota' | 'model-gone' | 'route-gone' | 'redirected' | 'not-streamed' | 'web-page' | 'in-band' | 'refused-field' | 'fatal' | 'aborted';
 
 /**
  * The longest wait a server may ask for (a 429's or 503's Retry-After, a
@@ -68,6 +69,8 @@ function classifyStatus(error: unknown): FailureKind {
     if (quotaSpent(error)) return 'quota';
     // A model withdrawn, or a deployment deleted (model-gone.ts): every call to it is refused alike.
     if (modelGone(error)) return 'model-gone';
+    // A 404 or 405 that names no model: the chat route is not there (route-gone.ts), for any call.
+    if (routeGone(error)) return 'route-gone';
     // A redirect not followed (301, 302, 303: fetch would resend the request as a GET without its body; a 307 or 308
     // past the hops followed): the base URL leads elsewhere, and every call would be answered alike.
     if (status >= 300 && status < 400) return 'redirected';
