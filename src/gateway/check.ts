@@ -311,9 +311,10 @@ export function resolveModel(named: string, listed: ListedModel[] | undefined, f
   if (named && listed !== undefined && listed.length > 0 && !listed.some((model) => namesModel(model.id, named))) {
     const served = servedModels(named, listed.map((model) => model.id));
     // Not given: the pool's first replica named it, and leaving the flag out cannot help.
+    const alias = aliasOf(named, listed);
     const fix =
       firstReplica === null
-        ? `"${named}" (from ${flag}); ${served}. Give one of these with ${flag}.`
+        ? `"${named}" (from ${flag}); ${served}.${alias === null ? '' : ` It serves "${named}" under the name ${alias} (its root in GET /models: the server's --served-model-name), which a request must use.`} Give ${alias === null ? 'one of these' : alias} with ${flag}.`
         : `"${named}", which the pool's first replica ${firstReplica} serves (no ${flag} given); ${served}. Every replica of a pool must serve the model the run calls: give ${flag} with one they all serve, or point the pool at replicas of one model.`;
     throw new UserError('TMAS_MODEL_NOT_SERVED', `The endpoint ${baseUrl} does not serve the model ${fix}`);
   }
@@ -345,6 +346,18 @@ function servesSeveral(listed: readonly ListedModel[]): boolean {
   if (first === undefined) return false;
   const others = listed.filter((model) => model.id !== first.id);
   return others.length > 0 && (first.root === undefined || others.some((model) => model.root !== first.root));
+}
+
+/**
+ * The id a listed model of root `named` is served under, when the name given
+ * is the weights' (`Qwen/Qwen3-8B`) and the server lists them by another
+ * (vLLM's and SGLang's `--served-model-name qwen`, `root` the weights'):
+ * requests must name the id, and the message says which.
+ */
+function aliasOf(named: string, listed: readonly ListedModel[]): string | null {
+  const wanted = named.replace(/\/+$/, '');
+  const served = listed.find((model) => model.root !== undefined && (model.root === wanted || model.root.replace(/\/+$/, '').endsWith(`/${wanted}`)));
+  return served?.id ?? null;
 }
 
 /** Model ids a message names at most: a hosted API lists hundreds. */

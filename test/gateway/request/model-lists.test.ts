@@ -156,3 +156,19 @@ describe("a model list in pages (Anthropic's, and OpenAI's cursor shape: has_mor
     }
   });
 });
+
+// Before: "does not serve the model "Qwen/Qwen3-8B"; it serves: qwen. Give one of these", with nothing to say qwen is that model.
+test("a --model-name that is the weights' name of a model served under another (vLLM's --served-model-name) is refused, naming the name to give", async ({ dir }) => {
+  const input = await writeProblems(dir, smallProblems(1));
+  for (const [root, named] of ([['Qwen/Qwen3-8B', 'Qwen/Qwen3-8B'], ['/models/Qwen3-8B', 'Qwen3-8B']] as const)) {
+    const server = await serveListing({ object: 'list', data: [{ id: 'qwen', object: 'model', owned_by: 'vllm', root, max_model_len: 4096 }] });
+    try {
+      const run = await runCliInProcess(['run', '--input-file', input, '--base-url', server.url, ...SMALL, '--model-name', named, '--max-tokens', '4096', '--output-file', path.join(dir, `run-${named.length}`)]);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(`It serves "${named}" under the name qwen (its root in GET /models: the server's --served-model-name), which a request must use. Give qwen with --model-name. [TMAS_MODEL_NOT_SERVED]`);
+      expect(server.requests()).toBe(1);
+    } finally {
+      await server.close();
+    }
+  }
+});
