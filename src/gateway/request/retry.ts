@@ -16,6 +16,7 @@ import { perMinuteTooSmall, statedCompletionCap } from './completion-cap.ts';
 import { quotaSpent } from './quota-spent.ts';
 import { modelGone } from './model-gone.ts';
 import { routeGone } from './route-gone.ts';
+import { noCompletionLeft } from './no-completion-left.ts';
 import { ProxyRefusedError } from './proxy/proxy-agents.ts';
 
 /** How a failed attempt is classified. */
@@ -93,6 +94,8 @@ function isContextLengthError(error: APIError): boolean {
   // Hosted APIs' words: Anthropic's 'prompt is too long: N tokens > M maximum' and 'input length and `max_tokens` exceed context limit',
   // Gemini's 'The input token count (N) exceeds the maximum number of tokens allowed (M)', TGI's (Together's) '`inputs` tokens + `max_new_tokens` must be <= M'.
   // TGI's '`inputs` must have less than N tokens' (its prompt past max_input_tokens).
+  // A completion limit the server worked out as none (no-completion-left.ts): the prompt alone fills its window.
+  if (noCompletionLeft(error.message) !== null) return true;
   return /prompt is too long|exceed context limit|input token count.*exceeds the maximum number of tokens|inputs`? tokens \+ `?max_new_tokens`? must be|inputs`? must have less than \d+ tokens/i.test(error.message);
 }
 
