@@ -16,6 +16,7 @@ import { perMinuteTooSmall, statedCompletionCap } from './completion-cap.ts';
 import { quotaSpent } from './quota-spent.ts';
 import { modelGone } from './model-gone.ts';
 import { routeGone } from './route-gone.ts';
+import { statedWaitMs } from './stated-wait.ts';
 import { noCompletionLeft } from './no-completion-left.ts';
 import { ProxyRefusedError } from './proxy/proxy-agents.ts';
 
@@ -99,13 +100,13 @@ function isContextLengthError(error: APIError): boolean {
   return /prompt is too long|exceed context limit|input token count.*exceeds the maximum number of tokens|inputs`? tokens \+ `?max_new_tokens`? must be|inputs`? must have less than \d+ tokens/i.test(error.message);
 }
 
-/** The server's requested wait in milliseconds, if it sent one: Retry-After (seconds or a date), retry-after-ms, or, on a 429, when the exhausted limit resets. */
+/** The server's requested wait in milliseconds, if it sent one: Retry-After (seconds or a date), retry-after-ms, or, on a 429, when the exhausted limit resets, or the wait its body states (stated-wait.ts). */
 export function retryAfterMs(error: unknown): number | null {
   if (!(error instanceof APIError) || !error.headers) return null;
   const ms = Number(error.headers.get('retry-after-ms'));
   if (Number.isFinite(ms) && ms > 0) return ms;
   const header = error.headers.get('retry-after');
-  if (!header) return error.status === 429 ? (limitResetMs(error.headers) ?? spentLimitResetMs(error)) : null;
+  if (!header) return error.status === 429 ? (limitResetMs(error.headers) ?? spentLimitResetMs(error) ?? statedWaitMs(error)) : null;
   const seconds = Number(header);
   if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
   const date = Date.parse(header);
