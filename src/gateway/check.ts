@@ -53,7 +53,8 @@ export interface CheckOptions {
   /** Told when a wait for a starting server begins, goes on (every half minute) and ends with an answer. */
   onWait?: (wait: StartWait) => void;
   onUnreachable?: (url: string, error: UserError) => void;
-  onUnlisted?: (url: string, model: string) => void;
+  /** Told of an endpoint called unchecked: `why` it lists no models (no GET /models; one refused to this key), while it completes `model`. */
+  onUnlisted?: (url: string, model: string, why: string) => void;
   /** Told when a model list in pages (`has_more`) could not be read to its end: what was read is what the run knows of. */
   onPagesCutShort?: (url: string, reason: string) => void;
 }
@@ -97,7 +98,8 @@ async function listOne({ endpoint, flag, modelFlag, key }: EndpointToCheck, url:
   try {
     const onCutShort = (reason: string) => options.onPagesCutShort?.(url, reason);
     const listed = await listModels({ ...endpoint, baseUrl: url }, { flag, modelFlag: modelFlag ?? '--model-name', key, onCutShort }, options.timeoutMs ?? 10_000);
-    if (listed === UNLISTED) options.onUnlisted?.(url, endpoint.model);
+    if (listed === UNLISTED) options.onUnlisted?.(url, endpoint.model, 'has no GET /models (HTTP 404)');
+    if (listed === LIST_REFUSED) options.onUnlisted?.(url, endpoint.model, 'refuses GET /models to this key (a key without the scope to list models, as OpenAI\'s restricted keys are)');
     models.set(url, listed);
     return null;
   } catch (error) {
@@ -186,6 +188,9 @@ function noReplicaAnswers(pool: readonly string[], unreachable: Map<string, User
 /** What a server without a model list (a 404 on GET /models) that completes the model named is taken to list: nothing, so the model named is called as it is (resolveModel). */
 const UNLISTED: ListedModel[] = [];
 
+/** What an endpoint that refuses its model list to the key, and completes the model named with it, is taken to list: nothing, as UNLISTED. */
+const LIST_REFUSED: ListedModel[] = [];
+
 /** The flags a message about an endpoint names: its base URL's and its model's, and where its key comes from. */
 interface EndpointFlags {
   flag: string;
@@ -219,7 +224,12 @@ async function listModels(endpoint: Endpoint, { flag, modelFlag, key, onCutShort
     if (error instanceof AnswerTooLargeError) throw wrongAnswer(notAModelList(endpoint, flag, `a body of more than ${error.limit / 2 ** 20} MiB`, ''));
     // Reached, and answered: what to check is the proxy's headers, not whether the server runs.
     if (error instanceof Error && error.cause instanceof HeadersTooLargeError) throw wrongAnswer(new UserError('TMAS_ENDPOINT', `The endpoint ${endpoint.baseUrl} (from ${flag}) answered GET /models, but ${error.cause.message}.`, { cause: error }));
-    if (error instanceof APIError && (error.status === 401 || error.status === 403)) throw refusedKey(endpoint, flag, key, error);
+    if (error instanceof APIError && (error.status === 401 || error.status === 403)) {
+      // A key may complete and not list (OpenAI's restricted keys without api.model.read; a proxy that guards /models alone): the model named tells.
+      const completes = endpoint.model !== '' && lacksListScope(error) && (await chatAnswersUnlisted(client, endpoint.model, deadline, { keyChecked: true })) === null;
+      if (completes) return LIST_REFUSED;
+      throw refusedKey(endpoint, { flag, modelFlag, key }, error);
+    }
     if (error instanceof APIError && error.status === 404 && !deadline.aborted) {
       const likely = () => likelyBaseUrl(endpoint.baseUrl, (base) => answersModelList(client, base, deadline));
       if (endpoint.model === '') throw wrongAnswer(noModelList(endpoint, flag, modelFlag, await likely()));
@@ -281,15 +291,23 @@ function notAModelList(endpoint: Endpoint, flag: string, contentType: string | n
   );
 }
 
+/** Words of a key known, but without the permission to list models (OpenAI's "insufficient permissions … Missing scopes: api.model.read"); a key refused outright is not sent on to a completion. */
+function lacksListScope(error: APIError): boolean {
+  return /insufficient permissions|missing scopes?\b|not (?:allowed|authorized|permitted) to (?:access|list|read)|does not have (?:the )?(?:permission|access)/i.test(error.message.slice(0, 2048));
+}
+
 /**
  * A 401 or 403 on `GET /models`: the key, not the address, is wrong. Says
  * whether a key was set at all (a server with keys refuses the placeholder
  * alike) and what sets it.
  */
-function refusedKey(endpoint: Endpoint, flag: string, key: KeyOrigin | undefined, error: APIError): UserError {
-  const answer = redactKeys(describeFailure(error), [endpoint.apiKey]);
-  const what =
-    key === undefined
+function refusedKey(endpoint: Endpoint, { flag, modelFlag, key }: EndpointFlags, error: APIError): UserError {
+  const answer = redactKeys(describeFailure(error), [endpoint.apiKey]).replace(/\.+$/, '');
+  const what = lacksListScope(error)
+    ? endpoint.model === ''
+      ? `The key has no permission to list models (a restricted key): name the model to evaluate with ${modelFlag}, which a one-token completion then checks, or give a key with that permission.`
+      : `The key has no permission to list models, nor to complete "${endpoint.model}": give a key with the permission to call it.`
+    : key === undefined
       ? 'It refused the API key: give the one it expects with the OPENAI_API_KEY (or API_KEY) environment variable or --api-key.'
       : key.set
         ? `It refused the API key set for ${key.agent}, which comes from ${key.setBy}: give the key this server expects there.`

@@ -172,3 +172,44 @@ test("a --model-name that is the weights' name of a model served under another (
     }
   }
 });
+
+describe('a key that may complete but not list models (OpenAI\'s restricted keys without api.model.read)', () => {
+  const MISSING_SCOPE = { error: { message: "You have insufficient permissions for this operation. Missing scopes: api.model.read. Check that you have the correct role in your organization (Reader, Writer, Owner) and project (Member, Owner), and if you're using a restricted API key, that it has the necessary scopes.", type: 'invalid_request_error', param: null, code: null } };
+  /** A server that refuses GET /models with a 403, and answers (or, `keyRefused`, refuses with a 401) every completion. */
+  const serveScoped = (keyRefused: boolean) =>
+    serveHttp((req: IncomingMessage, res: ServerResponse) => {
+      if (req.url?.endsWith('/models')) return void res.writeHead(403, { 'content-type': 'application/json' }).end(JSON.stringify(MISSING_SCOPE));
+      if (keyRefused) return void res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'Incorrect API key provided: sk-…', type: 'invalid_request_error', code: 'invalid_api_key' } }));
+      res.writeHead(200, { 'content-type': 'application/json' }).end(chatCompletionBody('The product is \\boxed{6}.', { model: 'gpt-4o' }));
+    });
+
+  // Before: refused at start as a refused key (TMAS_AUTH), though every completion would have been answered.
+  test('with --model-name, a model the key completes: the run goes ahead, said once, and completes', async ({ dir }) => {
+    const server = await serveScoped(false);
+    try {
+      const input = await writeProblems(dir, smallProblems(1));
+      const run = await runCliInProcess(['run', '--input-file', input, '--base-url', server.url, ...SMALL, '--model-name', 'gpt-4o', '--output-file', path.join(dir, 'run')]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).toContain(`tmas: warning: ${server.url} refuses GET /models to this key (a key without the scope to list models, as OpenAI's restricted keys are) but completes "gpt-4o": the run calls that model as named, unchecked.`);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('without --model-name, or a key the completion refuses too: refused at start as before (TMAS_AUTH), no call of the run sent', async ({ dir }) => {
+    const input = await writeProblems(dir, smallProblems(1));
+    for (const [keyRefused, named] of [[false, []], [true, ['--model-name', 'gpt-4o']]] as const) {
+      const server = await serveScoped(keyRefused);
+      try {
+        const run = await runCliInProcess(['run', '--input-file', input, '--base-url', server.url, ...SMALL, ...named, '--output-file', path.join(dir, `run-${keyRefused}`)]);
+        expect(run.code).toBe(2);
+        expect(run.stderr).toMatch(/refused GET \/models: HTTP 403: You have insufficient permissions.*\[TMAS_AUTH\]/);
+        expect(run.stderr).toContain(named.length === 0 ? 'The key has no permission to list models (a restricted key): name the model to evaluate with --model-name' : 'The key has no permission to list models, nor to complete "gpt-4o"');
+        // The list, and the one-token completion that tells a key refused from one without the scope.
+        expect(server.requests()).toBe(named.length === 0 ? 1 : 2);
+      } finally {
+        await server.close();
+      }
+    }
+  });
+});
