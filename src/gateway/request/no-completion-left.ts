@@ -17,6 +17,9 @@ const LIMIT_FIELD = /\bmax_(?:completion_|new_|output_)?tokens\b/i;
 /** "at least 1", ">= 1", "greater than 0", "positive", then the value the server got, zero or less. */
 const NONE_LEFT = /(?:at least 1|>= ?1|greater than (?:or equal to )?[01]|> ?0|positive)\b[^]{0,60}?\bgot:? ?`?(-?\d{1,12})\b/i;
 
+/** The most characters between the field's name and the words that refuse its value. */
+const NEAR_CHARS = 80;
+
 /** The most characters of a message read: such refusals are one sentence, an error body is up to 64 KiB. */
 const READ_CHARS = 1024;
 
@@ -25,8 +28,14 @@ export function noCompletionLeft(message: string): number | null {
   const head = message.slice(0, READ_CHARS);
   const field = LIMIT_FIELD.exec(head);
   if (field === null) return null;
-  const got = NONE_LEFT.exec(head.slice(field.index));
+  const after = head.slice(field.index + field[0].length);
+  const got = NONE_LEFT.exec(after);
   if (got === null) return null;
+  // The words must be the field's own: near it and in its clause (OpenAI's "Invalid 'max_tokens': integer below minimum
+  // value. Expected a value >= 1"), not another field's said after it ("max_tokens: 5; n must be at least 1, got 0",
+  // "... for this model. Also: best_of must be at least 1").
+  const between = after.slice(0, got.index);
+  if (between.length > NEAR_CHARS || /[;,]|\b[a-z]+_[a-z]/i.test(between)) return null;
   const value = Number(got[1]);
   return value <= 0 ? value : null;
 }
