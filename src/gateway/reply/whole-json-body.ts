@@ -28,14 +28,18 @@ export interface WholeJsonReading {
   cut: () => void;
 }
 
-/** Whether `chunk` ends in `}`, white space after it aside. */
-function endsInBrace(chunk: Uint8Array): boolean {
+/**
+ * Whether the text read so far ends in `}`, white space after it aside,
+ * given `chunk`, the last read, and whether the text before it did: a read
+ * of white space alone (a line end written apart) keeps what was before.
+ */
+function endsInBrace(chunk: Uint8Array, before: boolean): boolean {
   for (let at = chunk.byteLength - 1; at >= 0; at--) {
     const byte = chunk[at] as number;
     if (WHITE_SPACE.has(byte)) continue;
     return byte === CLOSE_BRACE;
   }
-  return false;
+  return before;
 }
 
 /** Whether `text` is one whole JSON object. */
@@ -87,7 +91,7 @@ export async function readWholeJson(body: AsyncIterable<Uint8Array>, reading: Wh
       }
       if (read.done === true) return gathered.text();
       gathered.push(read.value);
-      mayBeWhole = endsInBrace(read.value);
+      mayBeWhole = endsInBrace(read.value, mayBeWhole);
     }
   } catch (error) {
     if (!reading.broke(error)) throw error;
