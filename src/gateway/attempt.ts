@@ -22,7 +22,7 @@ import type { EndpointState } from './endpoints/endpoint-state.ts';
 import type { Tally } from './endpoints/ledger.ts';
 import type { GatewayOptions } from './endpoints/gateway-options.ts';
 import { ConnectionLostError, type HttpTransport, type TransportResponse } from './request/http-transport.ts';
-import { ByteBuilder } from './reply/byte-builder.ts';
+import { readWholeJson, type WholeJsonReading } from './reply/whole-json-body.ts';
 
 /** What an attempt works with. */
 export interface AttemptContext {
@@ -119,13 +119,13 @@ export async function attempt(context: AttemptContext, request: CompletionReques
     // under a stream's cap; read as JSON, each such reply failed as malformed, and the endpoint was stopped as down.
     const streams = stream || (response.headers.get('content-type') ?? '').toLowerCase().includes('text/event-stream');
     const bytes = boundedBody((response as unknown as TransportResponse).body, replyByteCap(limits.room, streams, logprobEntries(request.sampling?.extraBody)), watchdog);
-    if (!streams) return whole(fromWholeJson(await readWhole(bytes, watchdog), response.headers));
+    if (!streams) return whole(fromWholeJson(await readWholeJson(bytes, wholeJsonReading(context, watchdog)), response.headers));
     // From its first byte an event stream is held to the keep-alive limit: blank lines before its first event are keep-alives too.
     watchdog.readingEvents(true);
     const sorted = await sortBody(bytes);
     if (sorted.json) {
       watchdog.readingEvents(false);
-      return whole(unstreamedReply(context, state, await readWhole(sorted.body, watchdog), response.headers));
+      return whole(unstreamedReply(context, state, await readWholeJson(sorted.body, wholeJsonReading(context, watchdog)), response.headers));
     }
     // The server's chunks, as the OpenAI API defines them; fromStream reads every field defensively.
     const onKeepAlive = (data: string) => tellOnce(context.toldOnce, `keep-alive\n${state.url}`, () => context.options.onKeepAlive?.(state.url, data));
@@ -151,33 +151,13 @@ function brokeOfItself(error: unknown, watchdog: Watchdog): boolean {
   return error instanceof ConnectionLostError && watchdog.failure === null && !watchdog.controller.signal.aborted;
 }
 
-/**
- * A whole JSON body's text. One whose connection broke after all of its JSON
- * came (a chunked body whose last, empty chunk never came) is the reply: read
- * as a failure, it was sent again, decoded and paid twice. Text that is no
- * whole JSON keeps the break as the attempt's failure.
- */
-async function readWhole(body: AsyncIterable<Uint8Array>, watchdog: Watchdog): Promise<string> {
-  const gathered = new ByteBuilder();
-  try {
-    for await (const chunk of body) gathered.push(chunk);
-    return gathered.text();
-  } catch (error) {
-    if (!brokeOfItself(error, watchdog)) throw error;
-    const text = gathered.text();
-    if (!isWholeJsonObject(text)) throw error;
-    return text;
-  }
-}
-
-/** Whether `text` is one whole JSON object. */
-function isWholeJsonObject(text: string): boolean {
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null;
-  } catch {
-    return false;
-  }
+/** How a whole JSON body is read (whole-json-body.ts): taken after the stream's grace once its JSON is whole, the connection dropped. */
+function wholeJsonReading(context: AttemptContext, watchdog: Watchdog): WholeJsonReading {
+  return {
+    graceMs: context.options.finishGraceMs ?? FINISH_GRACE_MS,
+    broke: (error: unknown) => brokeOfItself(error, watchdog),
+    cut: () => watchdog.controller.abort(new Error('the body was whole')),
+  };
 }
 
 /** What reading one stream works with. */

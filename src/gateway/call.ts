@@ -64,6 +64,7 @@ const FAILURE_CODES = {
   proxy: 'TMAS_PROXY',
   quota: 'TMAS_QUOTA',
   'model-gone': 'TMAS_MODEL_NOT_SERVED',
+  'route-gone': 'TMAS_ENDPOINT',
   redirected: 'TMAS_REDIRECTED',
   'not-streamed': 'TMAS_NOT_STREAMED',
   'web-page': 'TMAS_WEB_PAGE',
@@ -249,6 +250,7 @@ function adoptReasoningDialect(context: CallContext, state: EndpointState, error
 function succeeded(tally: Tally, state: EndpointState, request: CompletionRequest, result: Reply, prefixHit: boolean): void {
   state.aimd.onSuccess();
   state.consecutiveFailures = 0;
+  state.answered = true;
   state.failedAttempts = 0;
   state.failuresInARow = 0;
   state.drainsInARow = 0;
@@ -331,7 +333,7 @@ function waitAfter(context: CallContext, tally: Tally, failure: { state: Endpoin
   // A request one replica rejects goes once to another live one: a replica set up unlike its siblings (a smaller
   // window, a route missing) lost whole problems while they would have answered.
   const otherLive = context.pool.hasOtherLive(state, request);
-  const elsewhere = (kind === 'fatal' || kind === 'context-length' || kind === 'refused-field' || kind === 'model-gone' || kind === 'redirected' || kind === 'web-page') && call.rejectedBy === null && attempts <= context.options.maxRetries && otherLive;
+  const elsewhere = (kind === 'fatal' || kind === 'context-length' || kind === 'refused-field' || kind === 'model-gone' || kind === 'route-gone' || kind === 'redirected' || kind === 'web-page') && call.rejectedBy === null && attempts <= context.options.maxRetries && otherLive;
   // A 4xx inside a streamed reply is retried once (retry.ts): the same request failing again is the request's fault.
   // A replica that asks for a wait longer than any call waits (retry.ts) leaves the call to the others, if any.
   const retriedAnyway = kind === 'transient' || (kind === 'wait-too-long' && otherLive);
@@ -340,7 +342,7 @@ function waitAfter(context: CallContext, tally: Tally, failure: { state: Endpoin
   else if (!retried) {
     tally.failed();
     const code = FAILURE_CODES[kind];
-    context.pool.failedForGood(state, request, error, attempts, kind === 'transient');
+    context.pool.failedForGood(state, request, error, attempts, kind === 'transient' ? 'transient' : kind === 'fatal' ? 'rejected' : 'other');
     // A forwarding proxy's own 403 reads as the server's refusal of the key: the message names the proxy too.
     const note = kind === 'auth' ? forwardedRefusalNote(state.url, (error as { status?: number }).status) : '';
     throw new CallFailedError(code, `${state.url} (${request.endpoint.model}): ${describe(error)}${note}`, attempts, {

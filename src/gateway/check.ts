@@ -19,6 +19,7 @@ import { listedModels, listingBody, modelEntries, type ListedModel } from './mod
 export type { ListedModel } from './model-list.ts';
 import { chatAnswersUnlisted } from './unlisted-models.ts';
 import { answersModelList, likelyBaseUrl } from './base-url-hint.ts';
+import { followPages } from './model-pages.ts';
 import { START_POLL_MS, START_TELL_MS, startingFailure, waitedSentence, type StartWait } from './server-start.ts';
 
 /** What a message may say of the key an endpoint is called with: whose it is, whether one was set, and what sets it. Never the key. */
@@ -52,7 +53,10 @@ export interface CheckOptions {
   /** Told when a wait for a starting server begins, goes on (every half minute) and ends with an answer. */
   onWait?: (wait: StartWait) => void;
   onUnreachable?: (url: string, error: UserError) => void;
-  onUnlisted?: (url: string, model: string) => void;
+  /** Told of an endpoint called unchecked: `why` it lists no models (no GET /models; one refused to this key), while it completes `model`. */
+  onUnlisted?: (url: string, model: string, why: string) => void;
+  /** Told when a model list in pages (`has_more`) could not be read to its end: what was read is what the run knows of. */
+  onPagesCutShort?: (url: string, reason: string) => void;
 }
 
 /**
@@ -92,8 +96,10 @@ export async function checkEndpoints(endpoints: EndpointToCheck[], options: Chec
 /** Lists the models of one base URL into `models`; returns the UserError (TMAS_ENDPOINT) of one that does not answer, throws any other. */
 async function listOne({ endpoint, flag, modelFlag, key }: EndpointToCheck, url: string, models: Map<string, ListedModel[]>, options: CheckOptions): Promise<UserError | null> {
   try {
-    const listed = await listModels({ ...endpoint, baseUrl: url }, { flag, modelFlag: modelFlag ?? '--model-name', key }, options.timeoutMs ?? 10_000);
-    if (listed === UNLISTED) options.onUnlisted?.(url, endpoint.model);
+    const onCutShort = (reason: string) => options.onPagesCutShort?.(url, reason);
+    const listed = await listModels({ ...endpoint, baseUrl: url }, { flag, modelFlag: modelFlag ?? '--model-name', key, onCutShort }, options.timeoutMs ?? 10_000);
+    if (listed === UNLISTED) options.onUnlisted?.(url, endpoint.model, 'has no GET /models (HTTP 404)');
+    if (listed === LIST_REFUSED) options.onUnlisted?.(url, endpoint.model, 'refuses GET /models to this key (a key without the scope to list models, as OpenAI\'s restricted keys are)');
     models.set(url, listed);
     return null;
   } catch (error) {
@@ -182,15 +188,20 @@ function noReplicaAnswers(pool: readonly string[], unreachable: Map<string, User
 /** What a server without a model list (a 404 on GET /models) that completes the model named is taken to list: nothing, so the model named is called as it is (resolveModel). */
 const UNLISTED: ListedModel[] = [];
 
+/** What an endpoint that refuses its model list to the key, and completes the model named with it, is taken to list: nothing, as UNLISTED. */
+const LIST_REFUSED: ListedModel[] = [];
+
 /** The flags a message about an endpoint names: its base URL's and its model's, and where its key comes from. */
 interface EndpointFlags {
   flag: string;
   modelFlag: string;
   key: KeyOrigin | undefined;
+  /** Told why a list in pages was not read to its end (model-pages.ts). */
+  onCutShort?: (reason: string) => void;
 }
 
 /** The models one base URL lists; a UserError naming the flag when it does not answer (TMAS_ENDPOINT) or refuses the key (TMAS_AUTH). */
-async function listModels(endpoint: Endpoint, { flag, modelFlag, key }: EndpointFlags, timeoutMs: number): Promise<ListedModel[]> {
+async function listModels(endpoint: Endpoint, { flag, modelFlag, key, onCutShort }: EndpointFlags, timeoutMs: number): Promise<ListedModel[]> {
   // A proxy variable that names no proxy refuses the run here, naming it (TMAS_PROXY), not as a connection failure.
   if (URL.canParse(endpoint.baseUrl)) proxyRoute(new URL(endpoint.baseUrl));
   // The gateway's transport (http-transport.ts), so that a run never loads fetch for this one request.
@@ -204,13 +215,21 @@ async function listModels(endpoint: Endpoint, { flag, modelFlag, key }: Endpoint
     const body = listingBody(await response.text());
     const entries = modelEntries(body);
     if (entries === null) throw wrongAnswer(notAModelList(endpoint, flag, response.headers.get('content-type'), body));
-    return listedModels(entries);
+    // A list in pages (Anthropic's, OpenAI's cursor shape) is read to its last page: a model named may be on any.
+    const paged = await followPages(client, body, entries, deadline);
+    if (paged.cutShort !== undefined) onCutShort?.(paged.cutShort);
+    return listedModels(paged.entries);
   } catch (error) {
     if (error instanceof UserError) throw error;
     if (error instanceof AnswerTooLargeError) throw wrongAnswer(notAModelList(endpoint, flag, `a body of more than ${error.limit / 2 ** 20} MiB`, ''));
     // Reached, and answered: what to check is the proxy's headers, not whether the server runs.
     if (error instanceof Error && error.cause instanceof HeadersTooLargeError) throw wrongAnswer(new UserError('TMAS_ENDPOINT', `The endpoint ${endpoint.baseUrl} (from ${flag}) answered GET /models, but ${error.cause.message}.`, { cause: error }));
-    if (error instanceof APIError && (error.status === 401 || error.status === 403)) throw refusedKey(endpoint, flag, key, error);
+    if (error instanceof APIError && (error.status === 401 || error.status === 403)) {
+      // A key may complete and not list (OpenAI's restricted keys without api.model.read; a proxy that guards /models alone): the model named tells.
+      const completes = endpoint.model !== '' && lacksListScope(error) && (await chatAnswersUnlisted(client, endpoint.model, deadline, { keyChecked: true })) === null;
+      if (completes) return LIST_REFUSED;
+      throw refusedKey(endpoint, { flag, modelFlag, key }, error);
+    }
     if (error instanceof APIError && error.status === 404 && !deadline.aborted) {
       const likely = () => likelyBaseUrl(endpoint.baseUrl, (base) => answersModelList(client, base, deadline));
       if (endpoint.model === '') throw wrongAnswer(noModelList(endpoint, flag, modelFlag, await likely()));
@@ -272,15 +291,23 @@ function notAModelList(endpoint: Endpoint, flag: string, contentType: string | n
   );
 }
 
+/** Words of a key known, but without the permission to list models (OpenAI's "insufficient permissions … Missing scopes: api.model.read"); a key refused outright is not sent on to a completion. */
+function lacksListScope(error: APIError): boolean {
+  return /insufficient permissions|missing scopes?\b|not (?:allowed|authorized|permitted) to (?:access|list|read)|does not have (?:the )?(?:permission|access)/i.test(error.message.slice(0, 2048));
+}
+
 /**
  * A 401 or 403 on `GET /models`: the key, not the address, is wrong. Says
  * whether a key was set at all (a server with keys refuses the placeholder
  * alike) and what sets it.
  */
-function refusedKey(endpoint: Endpoint, flag: string, key: KeyOrigin | undefined, error: APIError): UserError {
-  const answer = redactKeys(describeFailure(error), [endpoint.apiKey]);
-  const what =
-    key === undefined
+function refusedKey(endpoint: Endpoint, { flag, modelFlag, key }: EndpointFlags, error: APIError): UserError {
+  const answer = redactKeys(describeFailure(error), [endpoint.apiKey]).replace(/\.+$/, '');
+  const what = lacksListScope(error)
+    ? endpoint.model === ''
+      ? `The key has no permission to list models (a restricted key): name the model to evaluate with ${modelFlag}, which a one-token completion then checks, or give a key with that permission.`
+      : `The key has no permission to list models, nor to complete "${endpoint.model}": give a key with the permission to call it.`
+    : key === undefined
       ? 'It refused the API key: give the one it expects with the OPENAI_API_KEY (or API_KEY) environment variable or --api-key.'
       : key.set
         ? `It refused the API key set for ${key.agent}, which comes from ${key.setBy}: give the key this server expects there.`
@@ -302,9 +329,10 @@ export function resolveModel(named: string, listed: ListedModel[] | undefined, f
   if (named && listed !== undefined && listed.length > 0 && !listed.some((model) => namesModel(model.id, named))) {
     const served = servedModels(named, listed.map((model) => model.id));
     // Not given: the pool's first replica named it, and leaving the flag out cannot help.
+    const alias = aliasOf(named, listed);
     const fix =
       firstReplica === null
-        ? `"${named}" (from ${flag}); ${served}. Give one of these with ${flag}.`
+        ? `"${named}" (from ${flag}); ${served}.${alias === null ? '' : ` It serves "${named}" under the name ${alias} (its root in GET /models: the server's --served-model-name), which a request must use.`} Give ${alias === null ? 'one of these' : alias} with ${flag}.`
         : `"${named}", which the pool's first replica ${firstReplica} serves (no ${flag} given); ${served}. Every replica of a pool must serve the model the run calls: give ${flag} with one they all serve, or point the pool at replicas of one model.`;
     throw new UserError('TMAS_MODEL_NOT_SERVED', `The endpoint ${baseUrl} does not serve the model ${fix}`);
   }
@@ -336,6 +364,18 @@ function servesSeveral(listed: readonly ListedModel[]): boolean {
   if (first === undefined) return false;
   const others = listed.filter((model) => model.id !== first.id);
   return others.length > 0 && (first.root === undefined || others.some((model) => model.root !== first.root));
+}
+
+/**
+ * The id a listed model of root `named` is served under, when the name given
+ * is the weights' (`Qwen/Qwen3-8B`) and the server lists them by another
+ * (vLLM's and SGLang's `--served-model-name qwen`, `root` the weights'):
+ * requests must name the id, and the message says which.
+ */
+function aliasOf(named: string, listed: readonly ListedModel[]): string | null {
+  const wanted = named.replace(/\/+$/, '');
+  const served = listed.find((model) => model.root !== undefined && (model.root === wanted || model.root.replace(/\/+$/, '').endsWith(`/${wanted}`)));
+  return served?.id ?? null;
 }
 
 /** Model ids a message names at most: a hosted API lists hundreds. */

@@ -15,10 +15,13 @@ import { refusedField } from './refused-field.ts';
 import { perMinuteTooSmall, statedCompletionCap } from './completion-cap.ts';
 import { quotaSpent } from './quota-spent.ts';
 import { modelGone } from './model-gone.ts';
+import { routeGone } from './route-gone.ts';
+import { statedWaitMs } from './stated-wait.ts';
+import { noCompletionLeft } from './no-completion-left.ts';
 import { ProxyRefusedError } from './proxy/proxy-agents.ts';
 
 /** How a failed attempt is classified. */
-export type FailureKind = 'transient' | 'wait-too-long' | 'context-length' | 'auth' | 'proxy' | 'quota' | 'model-gone' | 'redirected' | 'not-streamed' | 'web-page' | 'in-band' | 'refused-field' | 'fatal' | 'aborted';
+export type FailureKind = 'transient' | 'wait-too-long' | 'context-length' | 'auth' | 'proxy' | 'quota' | 'model-gone' | 'route-gone' | 'redirected' | 'not-streamed' | 'web-page' | 'in-band' | 'refused-field' | 'fatal' | 'aborted';
 
 /**
  * The longest wait a server may ask for (a 429's or 503's Retry-After, a
@@ -68,6 +71,8 @@ function classifyStatus(error: unknown): FailureKind {
     if (quotaSpent(error)) return 'quota';
     // A model withdrawn, or a deployment deleted (model-gone.ts): every call to it is refused alike.
     if (modelGone(error)) return 'model-gone';
+    // A 404 or 405 that names no model: the chat route is not there (route-gone.ts), for any call.
+    if (routeGone(error)) return 'route-gone';
     // A redirect not followed (301, 302, 303: fetch would resend the request as a GET without its body; a 307 or 308
     // past the hops followed): the base URL leads elsewhere, and every call would be answered alike.
     if (status >= 300 && status < 400) return 'redirected';
@@ -90,16 +95,18 @@ function isContextLengthError(error: APIError): boolean {
   // Hosted APIs' words: Anthropic's 'prompt is too long: N tokens > M maximum' and 'input length and `max_tokens` exceed context limit',
   // Gemini's 'The input token count (N) exceeds the maximum number of tokens allowed (M)', TGI's (Together's) '`inputs` tokens + `max_new_tokens` must be <= M'.
   // TGI's '`inputs` must have less than N tokens' (its prompt past max_input_tokens).
+  // A completion limit the server worked out as none (no-completion-left.ts): the prompt alone fills its window.
+  if (noCompletionLeft(error.message) !== null) return true;
   return /prompt is too long|exceed context limit|input token count.*exceeds the maximum number of tokens|inputs`? tokens \+ `?max_new_tokens`? must be|inputs`? must have less than \d+ tokens/i.test(error.message);
 }
 
-/** The server's requested wait in milliseconds, if it sent one: Retry-After (seconds or a date), retry-after-ms, or, on a 429, when the exhausted limit resets. */
+/** The server's requested wait in milliseconds, if it sent one: Retry-After (seconds or a date), retry-after-ms, or, on a 429, when the exhausted limit resets, or the wait its body states (stated-wait.ts). */
 export function retryAfterMs(error: unknown): number | null {
   if (!(error instanceof APIError) || !error.headers) return null;
   const ms = Number(error.headers.get('retry-after-ms'));
   if (Number.isFinite(ms) && ms > 0) return ms;
   const header = error.headers.get('retry-after');
-  if (!header) return error.status === 429 ? (limitResetMs(error.headers) ?? spentLimitResetMs(error)) : null;
+  if (!header) return error.status === 429 ? (limitResetMs(error.headers) ?? spentLimitResetMs(error) ?? statedWaitMs(error)) : null;
   const seconds = Number(header);
   if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
   const date = Date.parse(header);

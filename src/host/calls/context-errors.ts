@@ -15,6 +15,7 @@
  * the hosted APIs' words are beside their patterns below.
  */
 import { ungroupDigits } from '../../gateway/request/grouped-digits.ts';
+import { noCompletionLeft } from '../../gateway/request/no-completion-left.ts';
 
 /** Tokens kept free between prompt + completion and the context window, for chat-template overhead. */
 export const CONTEXT_MARGIN = 256;
@@ -68,10 +69,15 @@ export function requestedTokens(said: string): number | null {
  * one the server states when smaller; else (the call was already fitted to
  * it, and the server counts its prompt longer than the run's tokenizer does)
  * smaller by the tokens the server says the request went over, and the
- * margin; else by an eighth. Halving, as before, took a call fitted to a
+ * margin; after a completion limit the server worked out as none, the
+ * prompt's `promptTokens` less its overshoot; else by an eighth. Halving, as before, took a call fitted to a
  * stated 8,192 down to 4,096 for an overshoot of a few hundred tokens.
  */
-export function shrunkWindow(window: number, message: string): number {
+export function shrunkWindow(window: number, message: string, promptTokens?: number): number {
+  // A server that worked out no completion left (no-completion-left.ts) holds a window of the prompt less what it says it got:
+  // the prompt is fitted into that (trimmed where it can be), not shrunk an eighth at a time, each a refusal.
+  const left = noCompletionLeft(ungroupDigits(message));
+  if (left !== null && promptTokens !== undefined) return Math.max(CONTEXT_MARGIN * 2, Math.min(window - Math.ceil(window / 8), promptTokens + left));
   const stated = statedWindow(message);
   if (stated !== null && stated < window) return Math.max(CONTEXT_MARGIN * 2, stated);
   const requested = requestedTokens(message);

@@ -107,7 +107,8 @@ export async function prepareEndpoints(
           unanswered.push(url);
           options.say(`tmas: warning: the replica ${url} does not answer GET /v1/models; it takes one trial call at a time until one succeeds, and is drained if it fails.`);
         },
-        onUnlisted: (url, model) => options.say(`tmas: warning: ${url} has no GET /models (HTTP 404) but completes "${model}": the run calls that model as named, unchecked.`),
+        onUnlisted: (url, model, why) => options.say(`tmas: warning: ${url} ${why} but completes "${model}": the run calls that model as named, unchecked.`),
+        onPagesCutShort: (url, reason) => options.say(`tmas: warning: ${url} answers GET /models in pages, read only in part: ${reason}; the models of the pages read are those the run knows of (give the model with --model-name).`),
       },
     );
     /** What the answering endpoints (or replicas) of a role list. */

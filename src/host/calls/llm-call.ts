@@ -225,7 +225,7 @@ async function llmCall(deps: LlmCallDeps & { windows: ServerWindows }, input: Ll
         // simulator's fault does: kept, it would shrink the run's window at every refusal).
         const stated = statedWindow(error.message);
         if (stated !== null && stated < window && window === config.context.window) windows.stated(endpoint, stated);
-        window = shrunkWindow(window, error.message);
+        window = shrunkWindow(window, error.message, fitted.promptTokens);
         contextErrors++;
         continue;
       }

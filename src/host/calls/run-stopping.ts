@@ -15,7 +15,7 @@ import { notChatModel } from '../../gateway/request/model-gone.ts';
 
 /**
  * The error that stops the whole run when a call failed this way, else null:
- * a refused key, a spent quota, a model no longer served, or an endpoint that answers streamed requests with JSON that
+ * a refused key, a spent quota, a model no longer served, a chat route no longer there, or an endpoint that answers streamed requests with JSON that
  * is no completion; every other call to it would fail the same way.
  */
 export function runStopping(error: CallFailedError, slot: EndpointSlot, outputDir: string): UserError | null {
@@ -63,6 +63,7 @@ export function runStopping(error: CallFailedError, slot: EndpointSlot, outputDi
       { cause: error },
     );
   }
+  if (error.code === 'TMAS_ENDPOINT') return routeGone(error, slot, outputDir);
   if (error.code === 'TMAS_REDIRECTED') {
     return new UserError(
       'TMAS_REDIRECTED',
@@ -170,6 +171,21 @@ function waitTooLong(error: CallFailedError, slot: EndpointSlot, outputDir: stri
     `The endpoint of ${slotAgent(slot)} asks to be called again in ${waitWords(asked)} (at ${at}), longer than a call waits (${LONGEST_ASKED_WAIT_MS / 60_000} min): ${error.message.replace(/\.+$/, '')}. ` +
       'Every other call would be refused alike: the run stopped at once; every completed call is kept. ' +
       `Continue after then with: tmas run --resume ${outputDir} (a rate limit: a lower --concurrency, or another account's key with ${keySource(slot)}, may keep the run under it)`,
+    { cause: error },
+  );
+}
+
+/**
+ * A 404 that names no model, or a 405, to a completion (route-gone.ts): the
+ * base URL no longer leads to an OpenAI-compatible chat route, and every
+ * other call would be refused alike.
+ */
+function routeGone(error: CallFailedError, slot: EndpointSlot, outputDir: string): UserError {
+  return new UserError(
+    'TMAS_ENDPOINT',
+    `The endpoint of ${slotAgent(slot)} no longer has its chat route: ${error.message.replace(/\.+$/, '')}. Its base URL no longer leads to an OpenAI-compatible server ` +
+      '(a route removed at a proxy or an ingress, the port taken by another server after a restart). Every other call would be refused alike: ' +
+      `the run stopped at once; every completed call is kept. Check that ${slotFlag(slot, 'base-url')} reaches the server (curl BASE_URL/models), then continue with: tmas run --resume ${outputDir}`,
     { cause: error },
   );
 }

@@ -82,8 +82,8 @@ export interface RunOutcome {
   stopped: StoppedIteration[];
 }
 
-/** Errors that stop a run as Ctrl-C does, then report themselves: an endpoint down, a refused key, a spent quota, a model no longer served, a base URL that redirects, an endpoint that answers streams with JSON that is no completion, a field a flag sets that the endpoint refuses. */
-const STOPPING_CODES: ReadonlySet<string> = new Set(['TMAS_ENDPOINT_DOWN', 'TMAS_AUTH', 'TMAS_PROXY', 'TMAS_QUOTA', 'TMAS_RATE_LIMITED', 'TMAS_MODEL_NOT_SERVED', 'TMAS_REDIRECTED', 'TMAS_NOT_STREAMED', 'TMAS_WEB_PAGE', 'TMAS_FIELD_REFUSED'] satisfies ErrorCode[]);
+/** Errors that stop a run as Ctrl-C does, then report themselves: an endpoint down, a refused key, a spent quota, a model no longer served, a chat route no longer there, a base URL that redirects, an endpoint that answers streams with JSON that is no completion, a field a flag sets that the endpoint refuses. */
+const STOPPING_CODES: ReadonlySet<string> = new Set(['TMAS_ENDPOINT_DOWN', 'TMAS_AUTH', 'TMAS_PROXY', 'TMAS_QUOTA', 'TMAS_RATE_LIMITED', 'TMAS_MODEL_NOT_SERVED', 'TMAS_ENDPOINT', 'TMAS_REDIRECTED', 'TMAS_NOT_STREAMED', 'TMAS_WEB_PAGE', 'TMAS_FIELD_REFUSED'] satisfies ErrorCode[]);
 
 /** The questions that alone exceed the prompt budget (`counting`: their tokens), as `id (n tokens)`, and the budget. */
 async function unfitQuestions(counting: Promise<number[]>, problems: Problem[], config: RunConfig): Promise<{ budget: number; unfit: string[] }> {
