@@ -103,10 +103,6 @@ export interface EndpointState {
   answered: boolean;
   /** Calls refused for good (TMAS_CALL_REJECTED) before it answered any. */
   refusedUnanswered: number;
-  /** Up to the count that takes it down, the distinct prompts of those calls: a prompt refused for its own words is refused in each of its samples. */
-  refusedPrompts: Set<string>;
-  /** The calls sent before the first refusal came (it and those then in flight), 0 until it came: each must be refused too before the endpoint is taken as refusing every call. */
-  firstWave: number;
   down: UserError | null;
 }
 
@@ -182,8 +178,6 @@ export function createEndpointState(baseUrl: string, endpoint: Endpoint, setting
     consecutiveFailures: 0,
     answered: false,
     refusedUnanswered: 0,
-    refusedPrompts: new Set(),
-    firstWave: 0,
     down: null,
   };
 }

@@ -7,8 +7,8 @@
  * (a message shape, a field's type), a route that takes other requests.
  * Read one call at a time, every call of the run was sent and refused,
  * every problem stopped, exit 3, in as many requests as the run had calls.
- * After `downAfter` prompts refused before any answer, every call sent
- * before the first refusal came refused too, the endpoint is taken as down (TMAS_ENDPOINT_DOWN, the run stopped, resumable), the
+ * After `downAfter` calls refused in a row before any answer, the endpoint
+ * is taken as down (TMAS_ENDPOINT_DOWN, the run stopped, resumable), the
  * server's words in the message. A call refused after one answered is that
  * call's refusal alone (a prompt the API's policy refuses), as before; so is
  * a 413, which only the larger requests meet.
@@ -34,28 +34,9 @@ export function refusesEveryCallError(request: CompletionRequest, refused: numbe
   );
 }
 
-/** What tells one prompt from another: the samples of one problem share theirs. */
-function promptKey(request: CompletionRequest): string {
-  return request.messages.map((message) => `${message.role}\u0000${message.content}`).join('\u0001');
-}
-
-/**
- * Counts a call refused on `state`; returns the error that stops the run
- * once it refused every call sent to it before any answered, else null.
- * Refusals come at once while answers take minutes of generation, so the
- * first refusals of a healthy run may all come before its first answer: a
- * safety system refusing one problem's statement (each of its samples), or
- * a few problems' while the other calls generate. Stopping such a run cost
- * every other problem, and its resume met the same refusals first. So it
- * takes `downAfter` distinct prompts refused, and every call that was in
- * flight when the first refusal came refused too (none answered).
- */
+/** Counts a call refused on `state`; returns the error that stops the run once `downAfter` were refused before any answer, else null. */
 export function refusedBeforeAnswer(state: EndpointState, request: CompletionRequest, downAfter: number, describe: (error: unknown) => string, error: unknown): UserError | null {
   if (state.answered || !refusesAlike(error)) return null;
   state.refusedUnanswered++;
-  // This call's slot is given back already: those in flight are the others sent before this refusal came.
-  if (state.firstWave === 0) state.firstWave = 1 + state.inFlight;
-  if (state.refusedPrompts.size < downAfter) state.refusedPrompts.add(promptKey(request));
-  const refusedAll = state.refusedUnanswered >= Math.max(downAfter, state.firstWave) && state.refusedPrompts.size >= downAfter;
-  return refusedAll ? refusesEveryCallError(request, state.refusedUnanswered, describe, error) : null;
+  return state.refusedUnanswered < downAfter ? null : refusesEveryCallError(request, state.refusedUnanswered, describe, error);
 }
