@@ -250,7 +250,6 @@ function adoptReasoningDialect(context: CallContext, state: EndpointState, error
 function succeeded(tally: Tally, state: EndpointState, request: CompletionRequest, result: Reply, prefixHit: boolean): void {
   state.aimd.onSuccess();
   state.consecutiveFailures = 0;
-  state.answered = true;
   state.failedAttempts = 0;
   state.failuresInARow = 0;
   state.drainsInARow = 0;
@@ -342,7 +341,7 @@ function waitAfter(context: CallContext, tally: Tally, failure: { state: Endpoin
   else if (!retried) {
     tally.failed();
     const code = FAILURE_CODES[kind];
-    context.pool.failedForGood(state, request, error, attempts, kind === 'transient' ? 'transient' : kind === 'fatal' ? 'rejected' : 'other');
+    context.pool.failedForGood(state, request, error, attempts, kind === 'transient');
     // A forwarding proxy's own 403 reads as the server's refusal of the key: the message names the proxy too.
     const note = kind === 'auth' ? forwardedRefusalNote(state.url, (error as { status?: number }).status) : '';
     throw new CallFailedError(code, `${state.url} (${request.endpoint.model}): ${describe(error)}${note}`, attempts, {

@@ -49,7 +49,7 @@ export const ERROR_CODES = {
   TMAS_RUN_UNGRADED: "the run finished, but its LLM judge gave no verdict on any candidate: results.jsonl and metrics.json hold no Pass@1; the message says how many of the judge's replies were unusable and how to grade again (tmas fork, answering the method's calls from the journal)",
   TMAS_TABLE_UNGRADED: "tmas table1 wrote its table, but some method has no Pass@1 figure at all (the judge gave no verdict on any of its candidates): its cells are '-'; the message names each method and what to fix",
   TMAS_CALL_SKIPPED: 'a call was not sent because another call of its problem and iteration had failed for good',
-  TMAS_ENDPOINT_DOWN: 'an endpoint kept failing after its retries, or refused each of the first calls of the run with a 4xx no retry passes and answered none (a chat template the server lacks); the run stopped cleanly and can be resumed',
+  TMAS_ENDPOINT_DOWN: 'an endpoint kept failing after its retries; the run stopped cleanly and can be resumed',
   TMAS_WORKER: 'a worker-pool task failed',
   TMAS_POOL_CLOSED: 'a task was given to a closed worker pool',
   TMAS_SIM_LOG: "the simulator's request log cannot be opened or written",

@@ -99,10 +99,6 @@ export interface EndpointState {
   drained: boolean;
   /** Calls in a row that failed for good; a success resets it. */
   consecutiveFailures: number;
-  /** Whether it has answered a call of this process: until then, calls refused in a row may mean it refuses every call (refuses-every-call.ts). */
-  answered: boolean;
-  /** Calls refused for good (TMAS_CALL_REJECTED) before it answered any. */
-  refusedUnanswered: number;
   down: UserError | null;
 }
 
@@ -176,8 +172,6 @@ export function createEndpointState(baseUrl: string, endpoint: Endpoint, setting
     failuresInARow: 0,
     drained: false,
     consecutiveFailures: 0,
-    answered: false,
-    refusedUnanswered: 0,
     down: null,
   };
 }

@@ -4,7 +4,6 @@
  * used again once it answers (replica-return.ts), and an endpoint or a whole
  * pool that stays down, which stops the run.
  */
-import { refusedBeforeAnswer } from './refuses-every-call.ts';
 import { UserError } from '../../kernel/errors.ts';
 import { CallFailedError } from '../request/call-failed.ts';
 import { createEndpointState, type EndpointSettings, type EndpointState } from './endpoint-state.ts';
@@ -59,8 +58,8 @@ export interface ReplicaPool {
   suspect(baseUrl: string, endpoint: CompletionRequest['endpoint']): void;
   /** Whether the pool of `request` has a replica not drained besides `state`, where its retry goes without waiting. */
   hasOtherLive(state: EndpointState, request: CompletionRequest): boolean;
-  /** Counts a call that failed for good on an endpoint; after `downAfter` in a row it is down, as after `downAfter` refused before any answered. */
-  failedForGood(state: EndpointState, request: CompletionRequest, error: unknown, attempts: number, how: 'transient' | 'rejected' | 'other'): void;
+  /** Counts a call that failed for good on an endpoint; after `downAfter` in a row it is down. */
+  failedForGood(state: EndpointState, request: CompletionRequest, error: unknown, attempts: number, transient: boolean): void;
   /** Stops watching drained replicas. */
   close(): void;
 }
@@ -132,11 +131,13 @@ export function createReplicaPool(context: ReplicaPoolContext): ReplicaPool {
     hasOtherLive(state, request) {
       return (request.endpoint.replicas ?? []).some((url) => url !== state.url && !stateOf(url, request.endpoint).drained);
     },
-    failedForGood(state, request, error, attempts, how) {
-      const down = downAfterFailure(state, request, { error, attempts, how, downAfter, describe });
-      if (down === null) return;
-      state.down = down;
-      stopPool(state.pool, down);
+    failedForGood(state, request, error, attempts, transient) {
+      // A replica of a pool is drained by its failed attempts, and the pool stops once every replica stays drained.
+      if (!transient || state.down || (request.endpoint.replicas?.length ?? 0) > 1) return;
+      state.consecutiveFailures++;
+      if (state.consecutiveFailures < downAfter) return;
+      state.down = endpointDownError(state, request, attempts, describe, error);
+      stopPool(state.pool, state.down);
     },
     close: () => {
       watches.close();
@@ -160,30 +161,6 @@ function endpointStates(context: ReplicaPoolContext): { endpoints: Map<string, E
     return state;
   };
   return { endpoints, stateOf };
-}
-
-/** A call that failed for good, as failedForGood counts it. */
-interface FailedForGood {
-  error: unknown;
-  attempts: number;
-  how: 'transient' | 'rejected' | 'other';
-  downAfter: number;
-  describe: (error: unknown) => string;
-}
-
-/**
- * Counts a call that failed for good on an endpoint of its own (a replica of
- * a pool is drained by its failed attempts instead); the error that takes it
- * down, once `downAfter` failed in a row after their retries, or were refused
- * before it answered any (refuses-every-call.ts); else null.
- */
-function downAfterFailure(state: EndpointState, request: CompletionRequest, failed: FailedForGood): UserError | null {
-  const { error, attempts, how, downAfter, describe } = failed;
-  if (state.down || (request.endpoint.replicas?.length ?? 0) > 1) return null;
-  if (how === 'rejected') return refusedBeforeAnswer(state, request, downAfter, describe, error);
-  if (how !== 'transient') return null;
-  state.consecutiveFailures++;
-  return state.consecutiveFailures < downAfter ? null : endpointDownError(state, request, attempts, describe, error);
 }
 
 /** A promise that rejects once the run must stop, and what rejects it; handled, so that a run that never races it gets no unhandled rejection. */
