@@ -191,9 +191,11 @@ describe("a user's template is bounded in the steps one prompt may take", () => 
 
   test('a text doubled by replace in a loop is refused before it passes the bound on what a render makes, where it held the thread for minutes', () => {
     for (const source of ["{% set ns = namespace(s='xx') %}{% for i in range(40) %}{% set ns.s = ns.s.replace('x', 'xx') %}{% endfor %}{{ ns.s | length }}", "{% set ns = namespace(s='xx') %}{% for i in range(40) %}{% set ns.s = ns.s | replace('x', 'xx') %}{% endfor %}"]) {
-      const started = Date.now();
+      // CPU, not the clock: at a load of 13 the clock read 15.8 s for a refusal that takes well under a second of CPU.
+      const started = process.cpuUsage();
       expect(() => renderTemplate(source, {}, 'jinja2'), source).toThrow(/a replace makes 67,108,864 characters, more than any context window holds/);
-      expect(Date.now() - started, source).toBeLessThan(MAX_RENDER_SECONDS * 1000);
+      const { user, system } = process.cpuUsage(started);
+      expect((user + system) / 1000, source).toBeLessThan(MAX_RENDER_SECONDS * 1000);
     }
   });
 
