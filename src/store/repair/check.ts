@@ -21,9 +21,15 @@ import { makeStoreView } from './store-view.ts';
 import { checkProblemRecords } from './problem-records-check.ts';
 import { checkOutputsCovered } from './outputs-evidence.ts';
 import { checkManifest } from './manifest-check.ts';
+import { requireOpenablePath } from '../run-dir-path.ts';
 
-/** True when the run directory has a store folder at all. */
+/**
+ * True when the run directory has a store folder at all. Every command that reads a run asks this first, so
+ * a directory whose path is too long for its files to be opened is refused here (TMAS_RUN_DIR), rather than
+ * read as one without a store.
+ */
 export function hasStore(runDir: string): boolean {
+  requireOpenablePath(runDir, 'reads');
   return existsSync(path.join(runDir, 'store'));
 }
 

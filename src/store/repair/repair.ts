@@ -14,6 +14,7 @@ import path from 'node:path';
 import { ClassicLevel } from 'classic-level';
 import { UserError } from '../../kernel/errors.ts';
 import { hasStore, openStoreView, whyNoStore } from './check.ts';
+import { requireOpenablePath } from '../run-dir-path.ts';
 import { manifestMismatch } from './manifest-check.ts';
 import { Store } from '../store.ts';
 import { markFailingBlocks, storeBlockDamage } from '../disk/block-check.ts';
@@ -93,6 +94,7 @@ async function keepCopy(storeDir: string, kept: string): Promise<void> {
 
 /** Repairs the store of a run directory in place, keeping a copy of it first. */
 export async function repairStore(runDir: string, now = new Date()): Promise<RepairReport> {
+  requireOpenablePath(runDir, 'writes');
   if (!hasStore(runDir)) throw new UserError('TMAS_RUN_DIR', `${runDir} is not a tmas run directory (${whyNoStore(runDir)}). Give the --output-file of a run.`);
   const storeDir = path.join(runDir, 'store');
   await access(storeDir, constants.W_OK).catch((error: unknown) => {
