@@ -7,24 +7,46 @@
  * permissions"), and `tmas report` advised a resume that failed the same way.
  * Each command that reads a run directory asks here first.
  */
-import { statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { UserError } from '../kernel/errors.ts';
 
-/** What a command does in a run directory: reads it, or writes in it too (a resume, a repair, a new run). */
-export type RunDirUse = 'reads' | 'writes';
+/** What a command does in a run directory: reads it, writes in it too (a resume, a new run), or repairs it (keeps a copy of its store there). */
+export type RunDirUse = 'reads' | 'writes' | 'repairs';
+
+/** The name LevelDB gives its longest file (`MANIFEST-%06llu`), for a store whose files cannot be listed. */
+const LONGEST_STORE_FILE = 'MANIFEST-000000';
 
 /**
- * The deepest names tmas opens under a run directory, with room to spare. A reader opens the store's
- * MANIFEST; a writer also an output under its partial name (`<file>.tmas-<host>-<pid>.partial`,
- * output-file.ts) and, in a repair, a MANIFEST in the copy it keeps (`store.damaged-<time>-<n>.partial/`).
- * A directory with room for the first only could be read but not resumed: its calls paid, its outputs refused.
+ * The longest name of a file in the run's store: the names there, not a padded guess, since a run whose
+ * files fit by a byte is read by the system and must be read here too. A store that cannot be listed
+ * (absent, or its folder's own path too long) is taken to hold LevelDB's longest name.
  */
-function deepestNames(use: RunDirUse): string[] {
-  const read = path.join('store', 'MANIFEST-0000000000');
+function longestStoreName(absolute: string): string {
+  try {
+    const names = readdirSync(path.join(absolute, 'store'));
+    return names.reduce((longest, name) => (name.length > longest.length ? name : longest), LONGEST_STORE_FILE);
+  } catch {
+    return LONGEST_STORE_FILE;
+  }
+}
+
+/**
+ * The deepest names tmas opens under a run directory. A reader opens the store's files; a writer also an
+ * output under its partial name (`<file>.tmas-<host>-<pid>.partial`, output-file.ts: this process's pid)
+ * and, in a new run, the store it builds aside (output-dir.ts); a repair also a store file in the copy it
+ * keeps (`store.damaged-<time>-<n>.partial/`). A directory with room for the first only could be read but
+ * not resumed: its calls paid, its outputs refused. Only what the command opens counts: a resume that fits
+ * is never refused for the name of a repair's copy.
+ */
+function deepestNames(absolute: string, use: RunDirUse): string[] {
+  const storeFile = longestStoreName(absolute);
+  const read = path.join('store', storeFile);
   if (use === 'reads') return [read];
-  return [read, path.join('store.damaged-20261231-235959-99.partial', 'MANIFEST-0000000000'), `results.jsonl.tmas-${hostname()}-4294967295.partial`];
+  const writes = [read, `results.jsonl.tmas-${hostname()}-${process.pid}.partial`, path.join('.store-new', 'store', storeFile)];
+  if (use === 'writes') return writes;
+  return [...writes, path.join('store.damaged-20261231-235959-99.partial', storeFile)];
 }
 
 /** Whether the system refuses `file` for its length alone (it need not exist: the length is checked before any lookup). */
@@ -44,7 +66,7 @@ function tooLongToOpen(file: string): boolean {
  */
 export function pathTooLong(runDir: string, use: RunDirUse, advice = 'Nothing was read or changed. Move the run to a shorter path, or make a link to it with a short name (ln -s DIR /tmp/run) and give the link.'): string | null {
   const absolute = path.resolve(runDir);
-  if (!deepestNames(use).some((name) => tooLongToOpen(path.join(absolute, name)))) return null;
+  if (!deepestNames(absolute, use).some((name) => tooLongToOpen(path.join(absolute, name)))) return null;
   const shown = absolute.length > 160 ? `${absolute.slice(0, 60)}…${absolute.slice(-60)}` : absolute;
   return (
     `The run directory ${shown} has a path of ${Buffer.byteLength(absolute)} bytes: the files tmas opens in it lie deeper, beyond the longest path this system opens (ENAMETOOLONG). ${advice}`

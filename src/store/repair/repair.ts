@@ -95,7 +95,7 @@ async function keepCopy(storeDir: string, kept: string): Promise<void> {
 
 /** Repairs the store of a run directory in place, keeping a copy of it first. */
 export async function repairStore(runDir: string, now = new Date()): Promise<RepairReport> {
-  requireOpenablePath(runDir, 'writes');
+  requireOpenablePath(runDir, 'repairs');
   if (!hasStore(runDir)) throw new UserError('TMAS_RUN_DIR', `${runDir} is not a tmas run directory (${whyNoStore(runDir)}). Give the --output-file of a run.`);
   const storeDir = path.join(runDir, 'store');
   await access(storeDir, constants.W_OK).catch((error: unknown) => {
