@@ -23,9 +23,9 @@ const LONGEST_STORE_FILE = 'MANIFEST-000000';
  * files fit by a byte is read by the system and must be read here too. A store that cannot be listed
  * (absent, or its folder's own path too long) is taken to hold LevelDB's longest name.
  */
-function longestStoreName(absolute: string): string {
+function longestStoreName(runDir: string): string {
   try {
-    const names = readdirSync(path.join(absolute, 'store'));
+    const names = readdirSync(path.join(runDir, 'store'));
     return names.reduce((longest, name) => (name.length > longest.length ? name : longest), LONGEST_STORE_FILE);
   } catch {
     return LONGEST_STORE_FILE;
@@ -40,8 +40,8 @@ function longestStoreName(absolute: string): string {
  * not resumed: its calls paid, its outputs refused. Only what the command opens counts: a resume that fits
  * is never refused for the name of a repair's copy.
  */
-function deepestNames(absolute: string, use: RunDirUse): string[] {
-  const storeFile = longestStoreName(absolute);
+function deepestNames(runDir: string, use: RunDirUse): string[] {
+  const storeFile = longestStoreName(runDir);
   const read = path.join('store', storeFile);
   if (use === 'reads') return [read];
   const writes = [read, `results.jsonl.tmas-${hostname()}-${process.pid}.partial`, path.join('.store-new', 'store', storeFile)];
@@ -65,12 +65,24 @@ function tooLongToOpen(file: string): boolean {
  * through which the system opens every file: it follows a link's target without counting it in the path given).
  */
 export function pathTooLong(runDir: string, use: RunDirUse, advice = 'Nothing was read or changed. Move the run to a shorter path, or make a link to it with a short name (ln -s DIR /tmp/run) and give the link.'): string | null {
-  const absolute = path.resolve(runDir);
-  if (!deepestNames(absolute, use).some((name) => tooLongToOpen(path.join(absolute, name)))) return null;
-  const shown = absolute.length > 160 ? `${absolute.slice(0, 60)}…${absolute.slice(-60)}` : absolute;
+  // The system counts the path as given: a relative one from a working directory deeper than the limit opens.
+  // A writer may name its files by their absolute path too, so for it that one must fit as well, where it can be had.
+  const places = use === 'reads' ? [runDir] : [runDir, absoluteOrNull(runDir)].filter((place) => place !== null);
+  const tooLong = places.find((place) => deepestNames(place, use).some((name) => tooLongToOpen(path.join(place, name))));
+  if (tooLong === undefined) return null;
+  const shown = tooLong.length > 160 ? `${tooLong.slice(0, 60)}…${tooLong.slice(-60)}` : tooLong;
   return (
-    `The run directory ${shown} has a path of ${Buffer.byteLength(absolute)} bytes: the files tmas opens in it lie deeper, beyond the longest path this system opens (ENAMETOOLONG). ${advice}`
+    `The run directory ${shown} has a path of ${Buffer.byteLength(tooLong)} bytes: the files tmas opens in it lie deeper, beyond the longest path this system opens (ENAMETOOLONG). ${advice}`
   );
+}
+
+/** The absolute path of `dir`, or null where the working directory is itself too deep for the system to say (ERANGE). */
+function absoluteOrNull(dir: string): string | null {
+  try {
+    return path.resolve(dir);
+  } catch {
+    return null;
+  }
 }
 
 /** Refuses a run directory whose path leaves no room for the files tmas opens in it (TMAS_RUN_DIR, exit 2; see pathTooLong). */
