@@ -44,7 +44,7 @@ export function replayActiveProblems(active: number): number {
  * Returns the run's manifest, its problems, where its log ended and, asked for
  * (`phases`), the iteration targets its processes were run to (replay-phases.ts).
  */
-export async function copyForRerun(runDir: string, work: string, options: { everyBlock?: boolean; phases?: boolean } = {}) {
+export async function copyForRerun(runDir: string, work: string, options: { everyBlock?: boolean; phases?: boolean; journal: string }) {
   // The copy is the re-run's own store: the run directory is never written. A replay reads every message
   // and call, so it checks every block first (everyBlock): a corrupt one is named, never read as other text.
   const { store: copy, manifest } = await openRun(runDir, work, options);
@@ -81,7 +81,7 @@ export async function replayRun(
   // Removed on every exit path, or by the next command after a kill -9 (scratch.ts).
   const work = await makeScratchDir('replay');
   try {
-    const { manifest, problems, logEnd, phases } = await copyForRerun(runDir, work, { everyBlock: true, phases: true });
+    const { manifest, problems, logEnd, phases } = await copyForRerun(runDir, work, { everyBlock: true, phases: true, journal: 'A replay would find no call to serve and list each as a divergence' });
     // Where the run's tokenizer lies now: where the user says (checked to be the same one), else where the manifest says.
     const located =
       options.tokenizerPath === undefined

@@ -33,7 +33,7 @@ export const ERROR_CODES = {
   TMAS_STORE: 'the store is damaged (an iteration mark without its banks)',
   TMAS_STORE_DAMAGED: 'a run directory\'s store is incomplete or corrupt, or its manifest is not the one its run wrote (named in the message); nothing was changed: `tmas repair DIR` (a manifest: restore the directory from a copy)',
   TMAS_OUTPUT_FORMAT: 'a run\'s metrics.json was written by a newer tmas, in a layout (metrics version) this one cannot read; nothing was changed',
-  TMAS_STORE_FORMAT: 'a run directory\'s store was written by a newer tmas, in a layout (store format) or journal version this one cannot read; nothing was changed',
+  TMAS_STORE_FORMAT: 'a run directory\'s store was written by a newer tmas, in a layout (store format) or journal version this one cannot read, or with settings this one does not know; nothing was changed',
   TMAS_STORE_WRITE: 'a write to the store failed (a full disk); what was journaled before is kept',
   TMAS_CALL_FAILED: 'a call failed for good after its retries',
   TMAS_CALL_REJECTED: 'the endpoint refused a call (a 4xx other than 429)',

@@ -16,6 +16,7 @@ import { describeForcedChange, type ForcedChange, type ForkedFrom, type Store } 
 import { manifestConfig } from '../settings/configure/upgrade.ts';
 import { settingsLine } from '../settings/settings-line.ts';
 import { hasStore, openStoreView } from '../store/repair/check.ts';
+import { requireOpenablePath } from '../store/run-dir-path.ts';
 import { runLockHolder, type LockHolder } from '../store/run-lock.ts';
 import { readDetails, type ProblemDetail } from './details.ts';
 import { unusableRoles, type UnusableRole } from '../observers/role-outputs.ts';
@@ -270,6 +271,7 @@ export interface LoadOptions {
 
 /** Reads one run directory. A directory without metrics.json is a user mistake naming the directory. */
 export async function loadRun(dir: string, options: LoadOptions = {}): Promise<ReportRun> {
+  requireOpenablePath(dir, 'reads');
   const metrics = await readMetrics(dir);
   await checkResults(dir, metrics);
   const iterations = metrics.iterations ?? [];

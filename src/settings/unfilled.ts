@@ -89,3 +89,26 @@ export function unfilledFields(config: unknown): string[] {
   }
   return missing;
 }
+
+/**
+ * The names of the fields a stored configuration of sections holds that this tmas has no setting for
+ * (`loop.speculative`, `roles.endpoints.judge.sampling.typicalP`): a newer tmas's settings, which a
+ * configuration read here would drop. Empty when it holds none.
+ */
+export function unknownFields(config: unknown): string[] {
+  const known = new Map<string, readonly string[]>(CONFIG_FIELDS);
+  const unknown: string[] = [];
+  const keysOf = (value: unknown) => (typeof value === 'object' && value !== null && !Array.isArray(value) ? Object.keys(value) : []);
+  for (const section of keysOf(config)) {
+    const fields = known.get(section);
+    if (fields === undefined) unknown.push(section);
+    else for (const key of keysOf(at(config, section))) if (!fields.includes(key)) unknown.push(`${section}.${key}`);
+  }
+  const endpoints = at(at(config, 'roles'), 'endpoints');
+  for (const slot of keysOf(endpoints)) {
+    const endpoint = at(endpoints, slot);
+    for (const key of keysOf(endpoint)) if (key !== 'sampling' && !(key in ENDPOINT_KEYS)) unknown.push(`roles.endpoints.${slot}.${key}`);
+    for (const key of keysOf(at(endpoint, 'sampling'))) if (!(key in SAMPLING_KEYS)) unknown.push(`roles.endpoints.${slot}.sampling.${key}`);
+  }
+  return unknown;
+}

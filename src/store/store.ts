@@ -83,10 +83,14 @@ export class Store extends StoredRecords {
     return problems;
   }
 
-  /** The sequence number after the last logged message (0 for an empty log). */
+  /**
+   * The sequence number after the last logged message (0 for an empty log), or after the last a repair noted as
+   * lost: a log that lost its end goes on past it, so the numbers of the messages lost are never taken again.
+   */
   async nextSeq(): Promise<number> {
-    for await (const key of this.messages().keys({ reverse: true, limit: 1 })) return Number(key) + 1;
-    return 0;
+    const pastGaps = Math.max(0, ...this.messageGaps.map(([, last]) => last + 1));
+    for await (const key of this.messages().keys({ reverse: true, limit: 1 })) return Math.max(Number(key) + 1, pastGaps);
+    return pastGaps;
   }
 
   /** The last completed iteration of a problem, with its banks, or undefined when none completed. */

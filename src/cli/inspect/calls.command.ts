@@ -24,7 +24,7 @@ export async function runCallsCommand(
   options: CallFilters & { withReasoning?: boolean },
   write: (line: string) => Promise<void> | void,
 ): Promise<number> {
-  const { store, manifest } = await openRun(runDir);
+  const { store, manifest } = await openRun(runDir, undefined, { journal: 'tmas calls would list none' });
   const filters: CallFilters = { problem: options.problem, iteration: options.iteration, role: options.role };
   let count = 0;
   try {

@@ -16,6 +16,7 @@ import { readMathStyle } from '../../report/math.ts';
 import { loadRun, type LoadOptions } from '../../report/load.ts';
 import { renderReportMarkdown } from '../../report/markdown.ts';
 import { findRuns, isRunDir } from '../../viewer/run-folder.ts';
+import { pathTooLong, requireOpenablePath } from '../../store/run-dir-path.ts';
 
 /** Flags of `tmas report`. */
 export interface ReportFlags {
@@ -57,13 +58,16 @@ async function runDirsOf(dirs: string[]): Promise<{ runs: string[]; leftOut: str
   // The runs under a folder that the report does not show, each with why: a report that dropped a method silently read as complete.
   const leftOut: string[] = [];
   for (const dir of dirs) {
+    requireOpenablePath(dir, 'reads');
     if (isRunDir(dir) || !(await stat(dir).then((info) => info.isDirectory(), () => false))) {
       runs.push(dir);
       continue;
     }
     const scan = (await findRuns([dir])).found;
     for (const run of scan) if (run.error !== null) leftOut.push(`${run.dir}: ${run.error.message}`);
-    const found = scan.filter((run) => run.error === null).map((run) => run.dir);
+    const unopenable = scan.filter((run) => run.error === null && pathTooLong(run.dir, 'reads') !== null).map((run) => run.dir);
+    for (const run of unopenable) leftOut.push(`${run}: ${pathTooLong(run, 'reads')}`);
+    const found = scan.filter((run) => run.error === null && !unopenable.includes(run.dir)).map((run) => run.dir);
     const finished = found.filter((run) => existsSync(path.join(run, 'metrics.json')));
     if (finished.length === 0) {
       throw new UserError('TMAS_REPORT', `${dir} holds no finished run (no metrics.json in ${found.map((run) => path.relative(dir, run)).join(', ')}). Give the output directory of a finished run, or a folder that holds some.`);

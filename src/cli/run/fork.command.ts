@@ -21,6 +21,7 @@ import { checkJournalVersion } from '../../host/resume.ts';
 import { readRunManifest } from '../../host/run/run-manifest.ts';
 import { changedSettings, type SettingChange } from '../../settings/configure/resume.ts';
 import { hasStore, openStoreView, whyNoStore } from '../../store/repair/check.ts';
+import { checkJournalHeld } from '../../store/repair/journal-check.ts';
 import type { ForkedFrom, Store } from '../../store/store.ts';
 import type { CliIo } from '../common/cli-io.ts';
 import { checkSameProblems, mergeStoredConfig, type PreparedRun } from './prepare-run.ts';
@@ -92,6 +93,7 @@ export async function prepareFork(dir: string, flags: RunFlags, command: Command
     const manifest = await readRunManifest(store);
     if (!manifest) throw new UserError('TMAS_RESUME', `${sourceDir} holds no tmas run to fork (no manifest in its store). Give the output directory of an earlier tmas run.`);
     checkJournalVersion(manifest, sourceDir);
+    await checkJournalHeld(sourceDir, store, 'A fork would send every one of its calls again, and pay for them');
     const problems = await store.loadProblems();
     const advice = 'A fork runs the problems of the run it comes from (kept in its store): leave --input-file out, or start a new run with tmas run.';
     if (flags.inputFile !== undefined) await checkSameProblems(flags, problems, sourceDir, advice);

@@ -18,6 +18,7 @@ import { AGENTS_FILE, keepPathIdentity, TOKENIZER_FILE } from '../../settings/fi
 import { readRunManifest, type RunManifest } from '../../host/run/run-manifest.ts';
 import type { ForkedFrom, Store } from '../../store/store.ts';
 import { checkRecordsReadable, hasStore, openStoreView, whyNoStore } from '../../store/repair/check.ts';
+import { requireOpenablePath } from '../../store/run-dir-path.ts';
 import { lockedError, runLockHolder } from '../../store/run-lock.ts';
 import { checkGradable, toRunConfig, type RunFlags } from './run.command.ts';
 import { NEW_STORE_DIR } from '../../host/outputs/output-dir.ts';
@@ -179,6 +180,8 @@ async function refuseTargetBelowDone(store: Store, target: number, runDir: strin
 
 /** Refuses, before anything is created, a directory that holds no run or cannot be written. */
 async function checkResumable(runDir: string): Promise<void> {
+  // A resume writes deeper than a read: refused before any call rather than when its outputs are written.
+  requireOpenablePath(runDir, 'writes');
   if (!hasStore(runDir)) {
     const stoppedEarly = hasStore(path.join(runDir, NEW_STORE_DIR));
     throw new UserError(

@@ -7,6 +7,7 @@
  */
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { pathTooLong } from '../../store/run-dir-path.ts';
 import { UserError } from '../../kernel/errors.ts';
 import type { Problem } from '../../input/problems.ts';
 import { Store, type Manifest } from '../../store/store.ts';
@@ -58,6 +59,9 @@ export async function newRunLeftovers(dir: string, entries: string[]): Promise<s
 
 /** Makes sure a new run may write into `dir`: absent, empty, or left by a run stopped before it started. */
 export async function ensureFreshOutputDir(dir: string): Promise<void> {
+  // A run made there could not be resumed, read or repaired: refused before any call is paid.
+  const tooLong = pathTooLong(dir, 'writes', 'Nothing was written. Give --output-file a shorter path, or a link with a short name (ln -s) to a folder there.');
+  if (tooLong !== null) throw new UserError('TMAS_OUTPUT', tooLong);
   const entries = await outputDirEntries(dir);
   if (entries.includes('store')) {
     throw new UserError(

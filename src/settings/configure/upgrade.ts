@@ -10,11 +10,12 @@ import { toOptionName } from '../../../machines/contract.ts';
 import { DEFAULT_PARSE_RETRIES } from '../../../machines/role.machine.ts';
 import { STRATEGIES } from '../../../machines/strategies/index.ts';
 import { UserError } from '../../kernel/errors.ts';
+import { VERSION } from '../../kernel/version.ts';
 import { ENDPOINT_SLOTS } from '../../kernel/slots.ts';
 import type { RoleEndpoint, RunConfig, SlotSampling } from '../config.ts';
 import { SETTINGS } from './index.ts';
 import { flagName, type Setting } from '../setting.ts';
-import { unfilledFields } from '../unfilled.ts';
+import { unfilledFields, unknownFields } from '../unfilled.ts';
 
 type Stored = Record<string, unknown>;
 
@@ -103,12 +104,31 @@ export function upgradeConfig(stored: unknown, where: string): RunConfig {
  * is a copy of the configuration's, which readers print and no hash covers. One that disagrees was edited:
  * it is refused, not printed over the settings of another strategy. Absent in manifests written before it was kept.
  */
-export function manifestConfig(manifest: { config?: unknown; strategy?: unknown }, where: string): RunConfig {
+export function manifestConfig(manifest: { config?: unknown; strategy?: unknown; tmasVersion?: unknown }, where: string): RunConfig {
+  refuseUnknownSettings(manifest, where);
   const config = upgradeConfig(manifest.config, where);
   if (manifest.strategy !== undefined && manifest.strategy !== config.loop.strategy) {
     throw damagedManifest(where, `its strategy is ${JSON.stringify(manifest.strategy)} and its configuration's ${JSON.stringify(config.loop.strategy)}: one of them was changed in the store after the run wrote them`);
   }
   return config;
+}
+
+/**
+ * Refuses a configuration holding settings this tmas does not know (TMAS_STORE_FORMAT, naming them and the tmas that
+ * wrote it): a newer tmas's, whose journal version may be this one's. Read here, they were dropped without a word, and a
+ * resume, a fork or a replay ran the run without them. A flat configuration (tmas's first) is read field by field.
+ */
+function refuseUnknownSettings(manifest: { config?: unknown; tmasVersion?: unknown }, where: string): void {
+  const stored = manifest.config;
+  if (typeof stored !== 'object' || stored === null || !('loop' in stored)) return;
+  const unknown = unknownFields(stored);
+  if (unknown.length === 0) return;
+  const writer = typeof manifest.tmasVersion === 'string' ? `tmas ${manifest.tmasVersion}` : 'a tmas that did not say its version';
+  throw new UserError(
+    'TMAS_STORE_FORMAT',
+    `The run in ${where} was made with settings this tmas ${VERSION} does not know (${unknown.slice(0, 6).join(', ')}${unknown.length > 6 ? ', …' : ''}), by ${writer}: ` +
+      'read here, they would be dropped, and a resume, fork or replay would run without them. Nothing was changed. Read or resume it with the tmas that wrote it, or a newer one.',
+  );
 }
 
 /** The refusal of a manifest whose configuration no tmas wrote. */

@@ -21,9 +21,16 @@ import { makeStoreView } from './store-view.ts';
 import { checkProblemRecords } from './problem-records-check.ts';
 import { checkOutputsCovered } from './outputs-evidence.ts';
 import { checkManifest } from './manifest-check.ts';
+import { requireOpenablePath } from '../run-dir-path.ts';
+import { checkLogEnd } from './log-end-check.ts';
 
-/** True when the run directory has a store folder at all. */
+/**
+ * True when the run directory has a store folder at all. Every command that reads a run asks this first, so
+ * a directory whose path is too long for its files to be opened is refused here (TMAS_RUN_DIR), rather than
+ * read as one without a store.
+ */
 export function hasStore(runDir: string): boolean {
+  requireOpenablePath(runDir, 'reads');
   return existsSync(path.join(runDir, 'store'));
 }
 
@@ -82,7 +89,7 @@ function linkTarget(file: string): string | null {
  * store is read and checked first (block-check.ts): for a command that reads
  * or rewrites all of it anyway. The manifest is checked to be its run's
  * (manifest-check.ts), and the outputs beside the store to be of that run and
- * to count no record the store lacks (outputs-evidence.ts), and the store to hold the record of every problem the rest of it names (problem-records-check.ts). Throws
+ * to count no record the store lacks (outputs-evidence.ts), the store to hold the record of every problem the rest of it names (problem-records-check.ts), and its message log to reach the message its processes logged last (log-end-check.ts). Throws
  * TMAS_STORE_DAMAGED naming what is missing or corrupt; the run directory is
  * never written.
  */
@@ -99,6 +106,7 @@ export async function openStoreView(runDir: string, into?: string, options: { ev
     await checkManifest(runDir, store)
       .then(() => checkProblemRecords(runDir, store))
       .then(() => checkOutputsCovered(runDir, store))
+      .then(() => checkLogEnd(runDir, store))
       .catch(async (error: unknown) => {
         await store.close();
         throw error;

@@ -14,6 +14,8 @@ import path from 'node:path';
 import { ClassicLevel } from 'classic-level';
 import { UserError } from '../../kernel/errors.ts';
 import { hasStore, openStoreView, whyNoStore } from './check.ts';
+import { requireOpenablePath } from '../run-dir-path.ts';
+import { lostLogTail } from './log-end-check.ts';
 import { manifestMismatch } from './manifest-check.ts';
 import { Store } from '../store.ts';
 import { markFailingBlocks, storeBlockDamage } from '../disk/block-check.ts';
@@ -93,6 +95,7 @@ async function keepCopy(storeDir: string, kept: string): Promise<void> {
 
 /** Repairs the store of a run directory in place, keeping a copy of it first. */
 export async function repairStore(runDir: string, now = new Date()): Promise<RepairReport> {
+  requireOpenablePath(runDir, 'repairs');
   if (!hasStore(runDir)) throw new UserError('TMAS_RUN_DIR', `${runDir} is not a tmas run directory (${whyNoStore(runDir)}). Give the --output-file of a run.`);
   const storeDir = path.join(runDir, 'store');
   await access(storeDir, constants.W_OK).catch((error: unknown) => {
@@ -135,6 +138,9 @@ export async function repairStore(runDir: string, now = new Date()): Promise<Rep
     await noteRepairedOutputs(runDir, store);
     // The messages the repair lost leave gaps in the log, which its readers then take as known.
     const gaps = await gapsOf(store.messages().keys());
+    // A log that lost its end has no gap between its keys: the messages its processes logged past them are lost too.
+    const tail = await lostLogTail(store);
+    if (tail !== null) gaps.push(tail);
     await store.manifest().put(MESSAGE_GAPS, gaps);
     // Read as known from here on too: the manifest's check below reads the first message, which may be past a gap.
     store.messageGaps = gaps;

@@ -28,7 +28,7 @@ async function metricsOf(runDir: string): Promise<unknown> {
 /**
  * Leaves a finished run's store as a kill between the last iteration's save and its announcement does: the log's
  * tail from that announcement (`bank.updated`, `iteration.completed`) on is lost, as the writes go in order (a log
- * never lacks a message in its middle), and the save's mark is not cleared. Resolves the problem and iteration cut,
+ * never lacks a message in its middle), the save's mark is not cleared, and the process kept no counts. Resolves the problem and iteration cut,
  * and the types of the messages lost.
  */
 async function dropAnnouncement(runDir: string): Promise<{ problem: string; iteration: number; dropped: string[] }> {
@@ -40,6 +40,8 @@ async function dropAnnouncement(runDir: string): Promise<{ problem: string; iter
     while (from > 0 && log[from]?.[1].type !== 'bank.updated') from--;
     const [, { problem, iteration }] = log[from] as [string, Envelope['message']];
     for (const [key] of log.slice(from)) await store.messages().del(key);
+    // A process killed before its outputs keeps no counts (their endSeq past the cut): a record that says the log went further is damage now.
+    for await (const [key, counts] of store.processes().iterator()) if ((counts as { endSeq: number }).endSeq > Number(log[from]?.[0])) await store.processes().del(key);
     // The save's mark that its announcement is still to come, which the logged announcement cleared.
     await store.unannounced().put(problem as string, iteration);
     // What the metrics would say without it: the problem missing from that iteration.
