@@ -42,8 +42,8 @@ async function exitCodeOf(argv: string[], io: ProgramIo): Promise<number> {
     // Every message names its code: docs/reference/errors.md says what each means.
     if (isUserError(error)) {
       io.stderr(`tmas: ${error.message} [${error.code}]`);
-      // A run that ended with failed calls, or a run or table left without figures, did run: 3 tells it from a mistake that stopped it before it started.
-      return error.code === 'TMAS_RUN_INCOMPLETE' || error.code === 'TMAS_RUN_UNGRADED' || error.code === 'TMAS_TABLE_UNGRADED' ? 3 : 2;
+      // A run that ended with failed calls, or a run, table or report whose figures are not a result, did run: 3 tells it from a mistake that stopped it before it started.
+      return error.code === 'TMAS_RUN_INCOMPLETE' || error.code === 'TMAS_RUN_UNGRADED' || error.code === 'TMAS_TABLE_UNGRADED' || error.code === 'TMAS_REPORT_UNGRADED' ? 3 : 2;
     }
     if (error instanceof TmasError && error.code === 'TMAS_INTERRUPTED') {
       io.stderr(`tmas: ${error.message} [${error.code}]`);

@@ -226,8 +226,13 @@ function defineReportCommand(program: Command, io: ProgramIo): void {
     .option('--format <format>', 'html or md (default: md for an --out ending in .md, else html)')
     .exitOverride()
     .action(async (dirs: string[], flags: { out?: string; format?: string; unusableWarnShare: number }) => {
-      const { runReportCommand } = await import('./inspect/report.command.ts');
-      await runReportCommand(dirs, flags, io, { unusableShare: flags.unusableWarnShare });
+      const [{ runReportCommand }, { notAResultReportError }] = await Promise.all([import('./inspect/report.command.ts'), import('./run/report-not-a-result.ts')]);
+      // Written, the report ends at 3 when a run in it is not a result, as tmas run and tmas table1 do for that run.
+      const ended = (runs: Parameters<typeof notAResultReportError>[0], file: string | null) => {
+        const error = notAResultReportError(runs, file);
+        if (error !== null) throw error;
+      };
+      await runReportCommand(dirs, flags, io, { unusableShare: flags.unusableWarnShare }, ended);
     });
 }
 

@@ -24,7 +24,7 @@ import type { StoppedIteration } from '../../host/calls/call-failures.ts';
 import type { RunFlags } from './run.command.ts';
 import { strategyFlags } from '../../settings/strategy-flags.ts';
 import { SAMPLES_FLAG } from '../../../machines/strategies/majority/majority.program.ts';
-import { ungradedMethods, ungradedSentence, ungradedTableError } from './table1-ungraded.ts';
+import { notAResultColumns, notAResultCount, notAResultSentence, notAResultTableError } from './table1-ungraded.ts';
 import { DEMO } from '../../settings/sections/run.settings.ts';
 
 /** The methods of Table 1, in its order. */
@@ -230,10 +230,10 @@ async function writeTable1(out: string, runs: Array<{ strategy: string; outcome:
   for (const run of runs) for (const warning of unusableOutputWarnings(run.outcome.iterations, run.outcome.outputDir, unusableShare)) io.stderr(warning.replace('tmas: warning: ', `tmas: warning: ${run.strategy}: `));
   // Calls that failed for good left iterations undone: say where, in every method, and how to finish them (running the command again).
   const incomplete = runs.filter((run) => run.outcome.stopped.length > 0);
-  // A method no candidate of which was graded has '-' in every cell: said as the failed calls are, exit code 3.
-  const ungraded = ungradedMethods(methods);
-  if (incomplete.length > 0) throw incompleteTableError(incomplete.map((run) => ({ strategy: run.strategy, stopped: run.outcome.stopped })), out, ungradedSentence(ungraded, out));
-  if (ungraded.length > 0) throw ungradedTableError(ungraded, out);
+  // A column that is not a result (no figure, a rule's 0.0 of the format, a role that used nothing) ends at 3 as the failed calls do, whatever graded it.
+  const hollow = notAResultColumns(methods);
+  if (incomplete.length > 0) throw incompleteTableError(incomplete.map((run) => ({ strategy: run.strategy, stopped: run.outcome.stopped })), out, notAResultSentence(hollow, methods.length, out));
+  if (notAResultCount(hollow) > 0) throw notAResultTableError(hollow, methods.length, out);
 }
 
 /**
