@@ -84,5 +84,10 @@ export class UserError extends TmasError {
 
 /** True for errors the CLI reports as a one-paragraph message with exit code 2. */
 export function isUserError(error: unknown): error is UserError {
-  return error instanceof UserError;
+  // What a plugin throws may be a Proxy whose getPrototypeOf trap throws: no UserError, and no crash asking.
+  try {
+    return error instanceof UserError;
+  } catch {
+    return false;
+  }
 }

@@ -26,6 +26,7 @@ import { strategyFlags } from '../../settings/strategy-flags.ts';
 import { SAMPLES_FLAG } from '../../../machines/strategies/majority/majority.program.ts';
 import { notAResultColumns, notAResultCount, notAResultSentence, notAResultTableError } from './table1-ungraded.ts';
 import { DEMO } from '../../settings/sections/run.settings.ts';
+import { thrownText } from '../../kernel/thrown-text.ts';
 
 /** The methods of Table 1, in its order. */
 export const TABLE1_STRATEGIES = ['majority', 'self-refine', 'verify-refine', 'pacore', 'rse', 'tmas'] as const;
@@ -136,7 +137,7 @@ async function runMethods(runs: WorkloadRun[], io: IO, stop: { signal: AbortSign
   if (together) settled.push(...(await runWorkload(runs, io, stop)));
   else for (const run of runs) if (!stopped()) settled.push(...(await runWorkload([run], io, stop)));
   const failed = settled.flatMap((result, i) => (result.status === 'rejected' ? [{ strategy: (runs[i] as WorkloadRun).label, error: result.reason as unknown }] : []));
-  const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+  const message = (error: unknown) => (thrownText(error));
   // A failure every method met (an endpoint down, a key refused) is said once, as the error.
   const shared = failed.length === runs.length && failed.every(({ error }) => message(error) === message(failed[0]?.error));
   // One run-stopping failure (a spent quota, a refused key) stops every method still running with that very error (shared-stop.ts).
