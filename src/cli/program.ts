@@ -219,7 +219,10 @@ function defineGradeCommand(program: Command, io: ProgramIo): void {
 function defineReportCommand(program: Command, io: ProgramIo): void {
   program
     .command('report')
-    .description('write one self-contained HTML report (or Markdown) comparing the runs in the given output directories')
+    .description(
+      'write one self-contained HTML report (or Markdown) comparing the runs in the given output directories; runs that do not compare (graded otherwise, by another judge, over other problems or T, with other models) are grouped apart, ' +
+        'and a run is given its paired difference (from TMAS, or from the run it was forked from) only within its group: the report says at its top which runs it did not pair, and why',
+    )
     .argument('<dirs...>', 'run output directories (each holding metrics.json), or folders of runs (a tmas table1 output): the finished runs under them')
     .option('--out <file>', 'where to write the report (default: report.html; Markdown goes to stdout unless given)')
     .option('--unusable-warn-share <share>', "mark ⚠ a run in which more than this share of a role's outputs in an iteration could not be used", decimal(0, 1), DEFAULT_UNUSABLE_SHARE)

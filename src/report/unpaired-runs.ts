@@ -1,0 +1,56 @@
+/**
+ * The runs of a report that its paired difference cannot be taken for: a run set against a reference (another
+ * method against TMAS, a fork against its source) that is in another comparison group (graded otherwise, by another
+ * judge or model, over other problems or T). The Markdown report gave them a paired difference all the same
+ * ("Pass@1 − a: -16.7 [-50.0, 0.0]" for a run graded by a judge against one graded by the rule), and said that the
+ * runs do not all compare only below the runs table: a reader took the difference for a measured one. The
+ * difference is now given within a group only, and the report says at its top which runs it did not pair, and why.
+ */
+import type { RunGroup } from './comparable.ts';
+import type { DifferenceBasis } from './difference-basis.ts';
+import type { ReportRun } from './load.ts';
+
+/** A run left without its paired difference: the run, the reference it would be read against, and both groups. */
+export interface UnpairedRun {
+  run: ReportRun;
+  reference: ReportRun;
+  group: RunGroup;
+  referenceGroup: RunGroup;
+}
+
+/** The group holding run index `r`. */
+function groupOf(groups: RunGroup[], r: number): RunGroup | undefined {
+  return groups.find((group) => group.runs.includes(r));
+}
+
+/** `run`'s reference under `basis` where both are in one group; null where it has none, or it lies in another group. */
+export function pairedReference(runs: ReportRun[], groups: RunGroup[], basis: DifferenceBasis | null, run: ReportRun): ReportRun | null {
+  const reference = basis?.against(run) ?? null;
+  if (reference === null) return null;
+  return groupOf(groups, runs.indexOf(run)) === groupOf(groups, runs.indexOf(reference)) ? reference : null;
+}
+
+/** The runs `basis` sets against a reference in another group, in the report's order. */
+export function unpairedRuns(runs: ReportRun[], groups: RunGroup[], basis: DifferenceBasis | null): UnpairedRun[] {
+  if (basis === null || groups.length < 2) return [];
+  return runs.flatMap((run, r) => {
+    const reference = basis.against(run);
+    const group = groupOf(groups, r);
+    const referenceGroup = reference === null ? undefined : groupOf(groups, runs.indexOf(reference));
+    if (reference === null || reference === run || group === undefined || referenceGroup === undefined || group === referenceGroup) return [];
+    return [{ run, reference, group, referenceGroup }];
+  });
+}
+
+/**
+ * `Not paired with a: d (graded by judge m ×1 · 3 problems · T=2, where a is graded by rule · 3 problems · T=2); …
+ * No paired difference is given for them: …`, or null when every run with a reference is paired with it.
+ */
+export function unpairedSentence(unpaired: UnpairedRun[]): string | null {
+  if (unpaired.length === 0) return null;
+  const each = unpaired.map(({ run, reference, group, referenceGroup }) => `${run.name} against ${reference.name} (${run.name}: ${group.label}; ${reference.name}: ${referenceGroup.label})`);
+  return (
+    `Not paired: ${each.join('; ')}. ` +
+    'Each pair was graded otherwise (by another judge, or one by a judge and one by the rule), or ran over other problems or T, or with other models or budgets: a difference of their Pass@1 would mix that with the method, so none is given, and their Pass@1 is to be read on its own, not against the other group\'s.'
+  );
+}
