@@ -221,7 +221,7 @@ function defineReportCommand(program: Command, io: ProgramIo): void {
     .command('report')
     .description(
       'write one self-contained HTML report (or Markdown) comparing the runs in the given output directories; runs that do not compare (graded otherwise, by another judge, over other problems or T, with other models) are grouped apart, ' +
-        'and a run is given its paired difference (from TMAS, or from the run it was forked from) only within its group: the report says at its top which runs it did not pair, and why',
+        'and a run is given its paired difference (from TMAS, or from the run it was forked from) only where both were graded alike over the same problems (a fork that changes N, a model or T keeps it: that is its ablation): the report says at its top which runs it did not pair, and why',
     )
     .argument('<dirs...>', 'run output directories (each holding metrics.json), or folders of runs (a tmas table1 output): the finished runs under them')
     .option('--out <file>', 'where to write the report (default: report.html; Markdown goes to stdout unless given)')

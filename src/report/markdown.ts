@@ -116,8 +116,8 @@ export function renderReportMarkdown(runs: ReportRun[], leftOut: string[] = []):
   if (basis) out.push(differenceIntro(runs, basis, versusHeader), '');
   runs.forEach((run, r) => {
     out.push(`## ${run.name}${run.simulated ? ' (simulated)' : ''}${groups.length > 1 ? ` (group ${groupOf(r)})` : ''}`, '');
-    // Within its group only: a run set against one of another group has no difference, '–' (said at the top).
-    const reference = pairedReference(runs, groups, basis, run);
+    // Graded alike over the same problems only: a run set against one graded otherwise has no difference, '–' (said at the top).
+    const reference = pairedReference(basis, run);
     const versus = reference === null ? null : differenceFrom(run, reference);
     out.push(
       table(
