@@ -6,13 +6,24 @@
 import { UserError } from '../../kernel/errors.ts';
 import type { ReportRun } from '../../report/load.ts';
 import { notAResultColumns, notAResultCount, notAResultSentences, type NotAResult } from './table1-ungraded.ts';
+import { unreferencedProblems } from '../../report/unreferenced-problems.ts';
+
+/**
+ * Whether `run` was left ungraded by its own choice: problems without a reference answer (run with --force), no judge
+ * that failed. tmas run ends at 0 on such a run; its report's '-' cells say it, and ending the report at 3 stopped a
+ * script on a run the user had asked for.
+ */
+function ungradedByChoice(run: ReportRun): boolean {
+  return !run.unusable.some((entry) => entry.role === 'judge') && (unreferencedProblems(run) ?? []).length > 0;
+}
 
 /** The runs' entries, each read as its strategy (whose roles say which wrote the candidates) and named as the report names it. */
 function runsNotAResult(runs: ReportRun[]): NotAResult {
   const all: NotAResult = { ungraded: [], answerless: [], hollow: [] };
   for (const run of runs) {
     const strategy = run.strategy ?? run.name;
-    const columns = notAResultColumns([{ strategy, options: {}, run }]);
+    const found = notAResultColumns([{ strategy, options: {}, run }]);
+    const columns = ungradedByChoice(run) ? { ...found, ungraded: [] } : found;
     const named = (entry: string) => `${run.name}${run.name === strategy ? '' : ` (${strategy})`}${entry.slice(strategy.length)}`;
     for (const kind of ['ungraded', 'answerless', 'hollow'] as const) all[kind].push(...columns[kind].map(named));
   }
