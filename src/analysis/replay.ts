@@ -74,6 +74,8 @@ export async function replayRun(
     stderr?: (line: string) => void;
     /** Where the run's own tokenizer lies now (`--tokenizer-path`), when the run or the tokenizer was moved. */
     tokenizerPath?: string;
+    /** `--timeout`: the calls' idle limit, which also bounds an agents module's own machines; left out, the run's own. */
+    timeoutSeconds?: number;
   },
 ): Promise<ReplayReport> {
   // A run still being written has a log that ends where it is now: its replay would read as a run stopped there.
@@ -90,7 +92,8 @@ export async function replayRun(
     // Its agents module: the one given (a change, or the same module moved), else the manifest's, still there and the same.
     const loop = options.changes?.agents === undefined ? checkRunAgents(manifest.config.loop, runDir, { force: false, command: 'tmas replay' }) : manifest.config.loop;
     const activeProblems = replayActiveProblems(loop.activeProblems);
-    const config: RunConfig = { ...structuredClone(manifest.config), context: located, loop: { ...structuredClone(loop), ...options.changes, activeProblems }, outputs: { ...manifest.config.outputs, dir: work } };
+    const gateway = options.timeoutSeconds === undefined ? manifest.config.gateway : { ...manifest.config.gateway, timeoutSeconds: options.timeoutSeconds };
+    const config: RunConfig = { ...structuredClone(manifest.config), gateway: structuredClone(gateway), context: located, loop: { ...structuredClone(loop), ...options.changes, activeProblems }, outputs: { ...manifest.config.outputs, dir: work } };
     const quiet = { stdout: () => {}, stderr: options.stderr ?? (() => {}) };
     const strategy = await resolveStrategy(config.loop);
     // The run's history in order: each target it was taken to, the later ones as the resumes that extended it.

@@ -10,6 +10,16 @@ import { createProgram, declareLateOptions, io as processIo, withoutPasswords, t
 import { interruptedBy } from './common/signals.ts';
 import { warnRepeatedFlags } from './common/repeated-flags.ts';
 import { isUserError, TmasError } from '../kernel/errors.ts';
+import { isErrorSafely, thrownText } from '../kernel/thrown-text.ts';
+
+/** An internal error's stack, or its text where its stack cannot be read. */
+function stackText(error: Error): string {
+  try {
+    return typeof error.stack === 'string' ? error.stack : thrownText(error);
+  } catch {
+    return thrownText(error);
+  }
+}
 
 /**
  * Runs the CLI on `argv` (without the node and script paths), writing to `out`, and returns the exit code;
@@ -34,7 +44,9 @@ async function exitCodeOf(argv: string[], io: ProgramIo): Promise<number> {
     warnRepeatedFlags(program, io.stderr);
     await program.parseAsync(kebabCaseFlags(argv), { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
-  } catch (error) {
+  } catch (thrown) {
+    // Whatever reached here is read once, safely: a value from outside (a Proxy whose traps throw) must not crash the report of it.
+    const error = isErrorSafely(thrown) ? thrown : new Error(thrownText(thrown));
     if (error instanceof CommanderError) {
       // Help and version exit 0; a flag error has already been printed by commander.
       return error.exitCode === 0 ? 0 : 2;
@@ -42,8 +54,8 @@ async function exitCodeOf(argv: string[], io: ProgramIo): Promise<number> {
     // Every message names its code: docs/reference/errors.md says what each means.
     if (isUserError(error)) {
       io.stderr(`tmas: ${error.message} [${error.code}]`);
-      // A run that ended with failed calls, or a run or table left without figures, did run: 3 tells it from a mistake that stopped it before it started.
-      return error.code === 'TMAS_RUN_INCOMPLETE' || error.code === 'TMAS_RUN_UNGRADED' || error.code === 'TMAS_TABLE_UNGRADED' ? 3 : 2;
+      // A run that ended with failed calls, or a run, table or report whose figures are not a result, did run: 3 tells it from a mistake that stopped it before it started.
+      return error.code === 'TMAS_RUN_INCOMPLETE' || error.code === 'TMAS_RUN_UNGRADED' || error.code === 'TMAS_TABLE_UNGRADED' || error.code === 'TMAS_REPORT_UNGRADED' ? 3 : 2;
     }
     if (error instanceof TmasError && error.code === 'TMAS_INTERRUPTED') {
       io.stderr(`tmas: ${error.message} [${error.code}]`);
@@ -51,14 +63,14 @@ async function exitCodeOf(argv: string[], io: ProgramIo): Promise<number> {
     }
     if (interruptedBy() !== null) {
       // Whatever failed while stopping (a store close that timed out, an aborted stream) is part of the stop, not a bug.
-      io.stderr(`tmas: [TMAS_INTERRUPTED] stopped by ${interruptedBy()}: ${error instanceof Error ? error.message : String(error)}. The run is resumable with --resume.`);
+      io.stderr(`tmas: [TMAS_INTERRUPTED] stopped by ${interruptedBy()}: ${thrownText(error)}. The run is resumable with --resume.`);
       return 130;
     }
     if (error instanceof TmasError) {
       io.stderr(`tmas: internal error (please report it) [${error.code}]: ${error.stack ?? error.message}`);
       return 1;
     }
-    io.stderr(`tmas: internal error (please report it): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    io.stderr(`tmas: internal error (please report it): ${stackText(error)}`);
     return 1;
   }
 }

@@ -219,15 +219,23 @@ function defineGradeCommand(program: Command, io: ProgramIo): void {
 function defineReportCommand(program: Command, io: ProgramIo): void {
   program
     .command('report')
-    .description('write one self-contained HTML report (or Markdown) comparing the runs in the given output directories')
+    .description(
+      'write one self-contained HTML report (or Markdown) comparing the runs in the given output directories; runs that do not compare (graded otherwise, by another judge, over other problems or T, with other models) are grouped apart, ' +
+        'and a run is given its paired difference (from TMAS, or from the run it was forked from) only where both were graded alike over the same problems (a fork that changes N, a model or T keeps it: that is its ablation): the report says at its top which runs it did not pair, and why',
+    )
     .argument('<dirs...>', 'run output directories (each holding metrics.json), or folders of runs (a tmas table1 output): the finished runs under them')
     .option('--out <file>', 'where to write the report (default: report.html; Markdown goes to stdout unless given)')
     .option('--unusable-warn-share <share>', "mark ⚠ a run in which more than this share of a role's outputs in an iteration could not be used", decimal(0, 1), DEFAULT_UNUSABLE_SHARE)
     .option('--format <format>', 'html or md (default: md for an --out ending in .md, else html)')
     .exitOverride()
     .action(async (dirs: string[], flags: { out?: string; format?: string; unusableWarnShare: number }) => {
-      const { runReportCommand } = await import('./inspect/report.command.ts');
-      await runReportCommand(dirs, flags, io, { unusableShare: flags.unusableWarnShare });
+      const [{ runReportCommand }, { notAResultReportError }] = await Promise.all([import('./inspect/report.command.ts'), import('./run/report-not-a-result.ts')]);
+      // Written, the report ends at 3 when a run in it is not a result, as tmas run and tmas table1 do for that run.
+      const ended = (runs: Parameters<typeof notAResultReportError>[0], file: string | null) => {
+        const error = notAResultReportError(runs, file);
+        if (error !== null) throw error;
+      };
+      await runReportCommand(dirs, flags, io, { unusableShare: flags.unusableWarnShare }, ended);
     });
 }
 

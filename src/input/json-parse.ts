@@ -2,6 +2,7 @@
  * `JSON.parse` that reports instead of throwing, with the parser's reason cleaned
  * up for a one-line message and the error position when V8 gives one.
  */
+import { thrownText } from '../kernel/thrown-text.ts';
 
 /** Outcome of parsing one piece of JSON text. */
 export type JsonParse =
@@ -15,7 +16,7 @@ export function parseJson(text: string): JsonParse {
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = thrownText(error);
     const position = /at position (\d+)/.exec(message)?.[1];
     return {
       ok: false,

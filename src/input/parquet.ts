@@ -19,6 +19,7 @@ import { toProblemFromRow } from './parquet-row.ts';
 import { STRICT_TEXT } from './parquet-values.ts';
 import type { LocatedProblem } from './problem.ts';
 import { directoryError, readError } from './read-text.ts';
+import { thrownText } from '../kernel/thrown-text.ts';
 
 /** Reads every problem of a Parquet file; throws `TMAS_INPUT` naming the file (and the row, for a row's mistake). */
 export async function readParquetProblems(file: string, columns: ParquetColumns, maxBytes: number): Promise<LocatedProblem[]> {
@@ -121,6 +122,6 @@ async function readRows(buffer: AsyncBuffer, { metadata, utf8 }: DecimalReading,
 }
 
 function reasonOf(error: unknown): string {
-  const reason = error instanceof Error ? error.message : String(error);
+  const reason = thrownText(error);
   return reason.replace(/^parquet /, '');
 }

@@ -10,6 +10,7 @@ import { isUserError } from '../kernel/errors.ts';
 import { refuseBinaryFormat, refuseNulBytes } from './binary-signature.ts';
 import { inputError } from './input-error.ts';
 import { checkInputSize, MAX_INPUT_BYTES } from './input-size.ts';
+import { thrownText } from '../kernel/thrown-text.ts';
 
 /**
  * Reads `file` and decodes it as UTF-8; throws a `TMAS_INPUT` error naming the
@@ -133,7 +134,7 @@ export function readError(file: string, error: unknown): Error {
     );
   }
   if (code === 'EISDIR') return directoryError(file, error);
-  const reason = error instanceof Error ? error.message : String(error);
+  const reason = thrownText(error);
   return inputError(
     file,
     `cannot read the file (${reason})`,

@@ -46,8 +46,9 @@ export const ERROR_CODES = {
   TMAS_NOT_STREAMED: 'an endpoint answered a streamed request with JSON that is not a chat completion; the run stopped at once: resume it with --no-stream',
   TMAS_FIELD_REFUSED: "an endpoint refused a field of the request that a flag sets (a 400 naming top_k, min_p, an --extra-body key, …, or a completion limit above the cap it states); the run stopped at once: resume it without that field, or with a value it takes, with --force",
   TMAS_RUN_INCOMPLETE: 'the run ended with calls that failed for good: their problems stopped at that iteration, unmarked; a resume issues them again',
-  TMAS_RUN_UNGRADED: "the run finished, but its LLM judge gave no verdict on any candidate: results.jsonl and metrics.json hold no Pass@1; the message says how many of the judge's replies were unusable and how to grade again (tmas fork, answering the method's calls from the journal)",
-  TMAS_TABLE_UNGRADED: "tmas table1 wrote its table, but some method has no Pass@1 figure at all (the judge gave no verdict on any of its candidates): its cells are '-'; the message names each method and what to fix",
+  TMAS_RUN_UNGRADED: "the run finished, but its figures are not a result: its LLM judge gave no verdict on any candidate (results.jsonl and metrics.json hold no Pass@1; the message says how many of the judge's replies were unusable and how to grade again: tmas fork, answering the method's calls from the journal), or under the rule no candidate of any problem gave a final answer (a Pass@1 of 0.0 that is the replies' format), or a role of its own used no output in any iteration",
+  TMAS_TABLE_UNGRADED: "tmas table1 wrote its table, but some column is not a result: no Pass@1 figure at all (the judge gave no verdict on any of its candidates, or its problems have no reference answer: its cells are '-'), under the rule no candidate gave a final answer (a 0.0 that is the replies' format), or a role of its own used no output in any iteration; the message names each column, why, and what to fix",
+  TMAS_REPORT_UNGRADED: "tmas report wrote its report, but some run in it is not a result (its judge gave no verdict on any candidate, under the rule no candidate gave a final answer, or a role of its own used no output in any iteration): the message names each run, why, and what to fix",
   TMAS_CALL_SKIPPED: 'a call was not sent because another call of its problem and iteration had failed for good',
   TMAS_ENDPOINT_DOWN: 'an endpoint kept failing after its retries; the run stopped cleanly and can be resumed',
   TMAS_WORKER: 'a worker-pool task failed',
@@ -83,5 +84,10 @@ export class UserError extends TmasError {
 
 /** True for errors the CLI reports as a one-paragraph message with exit code 2. */
 export function isUserError(error: unknown): error is UserError {
-  return error instanceof UserError;
+  // What a plugin throws may be a Proxy whose getPrototypeOf trap throws: no UserError, and no crash asking.
+  try {
+    return error instanceof UserError;
+  } catch {
+    return false;
+  }
 }

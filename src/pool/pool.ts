@@ -30,6 +30,7 @@ import type {
   FitTask,
   TaskEnvelope,
 } from '../../workers/tasks.ts';
+import { thrownText } from '../kernel/thrown-text.ts';
 
 export type { DedupInput, DedupOutput, EncodingName, FitOutput, FitPart, TemplateFitPart } from '../../workers/tasks.ts';
 
@@ -106,7 +107,7 @@ export function hfTokenizerName(given: string): string {
 /** The user error for a `--tokenizer-path` file (tokenizer `name`) that the pool's first task failed to load with `error`. */
 export function tokenizerLoadError(name: string, error: unknown): UserError {
   const cause = error instanceof TmasError && error.cause !== undefined ? error.cause : error;
-  const reason = cause instanceof Error ? cause.message : String(cause);
+  const reason = thrownText(cause);
   return new UserError('TMAS_TOKENIZER', `Cannot load the tokenizer ${name.slice(HF_PREFIX.length)} (--tokenizer-path): ${reason}`, { cause: error });
 }
 

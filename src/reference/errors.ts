@@ -10,7 +10,7 @@ export function renderErrorReference(): string {
     '# Error codes',
     '',
     'Every error tmas reports names its code in brackets at the end of its message (`tmas: … [TMAS_USAGE]`): match on the code, never on the text. ' +
-      'A mistake the user can fix exits with 2 and no stack trace; a run that ended with calls failed for good (`TMAS_RUN_INCOMPLETE`), or a run or a table with a method left without any figure (`TMAS_RUN_UNGRADED`, `TMAS_TABLE_UNGRADED`), exits with 3; ' +
+      'A mistake the user can fix exits with 2 and no stack trace; a run that ended with calls failed for good (`TMAS_RUN_INCOMPLETE`), or a run, a table or a report with a method whose figures are not a result (`TMAS_RUN_UNGRADED`, `TMAS_TABLE_UNGRADED`, `TMAS_REPORT_UNGRADED`), exits with 3 once its files are written; ' +
       'an interrupted run (`TMAS_INTERRUPTED`) with 130; a bug in tmas with 1.',
     '',
     table(

@@ -18,6 +18,8 @@ import { bestVerifiedPercent, escapeXml, finalPass1, percent, shortNumber } from
 import { cutCell, methodSpend, unusableCell, type MethodSpend } from './method-spend.ts';
 import { problemsRun, unfinishedNote } from './stopped-problems.ts';
 import { comparisonGroups, type RunGroup } from './comparable.ts';
+import { differenceBasis } from './difference-basis.ts';
+import { unpairedRuns, unpairedSentence } from './unpaired-runs.ts';
 import { describeUnusableRole } from '../observers/role-outputs.ts';
 import { hollowSentence } from './hollow-roles.ts';
 import type { ReportRun } from './load.ts';
@@ -276,13 +278,16 @@ export function renderReportHtml(runs: ReportRun[], options: { chartLibrary: str
   const title = `tmas report: ${runs.map((run) => run.name).join(', ')}`;
   const groups = comparisonGroups(runs);
   const specs = chartSpecs(runs, groups);
+  // At the top, as the Markdown report says it: the runs no paired difference is drawn for (the charts pair within a group).
+  const unpaired = unpairedSentence(unpairedRuns(runs, groups, differenceBasis(runs)));
+  const unpairedBanner = unpaired === null ? '' : `<div class="banner bad unpaired">${escapeXml(unpaired)}</div>`;
   const shelves: Shelves = { math: new MathShelf(), hovers: new HoverShelf() };
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escapeXml(title)}</title><style>${options.mathStyle}</style><style>${STYLE}</style></head>
 <body>
 <h1>${escapeXml(title)}</h1>
 <p class="hint">Generated ${(options.generatedAt ?? new Date()).toISOString()} by <code>tmas report</code>. Pass@1: mean candidate correctness (over judge passes when a judge ran), averaged over problems.</p>
-${banner}
+${banner}${unpairedBanner}
 <h2>Runs</h2>
 ${totalsTable(runs, groups)}
 ${groupsBanner(runs, groups)}

@@ -11,6 +11,7 @@ import { PAIRED_RESAMPLES, type PairedCurve } from './bootstrap.ts';
 import { differenceFrom } from './charts.ts';
 import { differenceBasis, type DifferenceBasis } from './difference-basis.ts';
 import { comparisonGroups } from './comparable.ts';
+import { pairedReference, unpairedRuns, unpairedSentence } from './unpaired-runs.ts';
 import { bestVerifiedPercent, finalPass1, percent, signedPoints } from './format.ts';
 import type { ReportRun } from './load.ts';
 import { cutCell, methodSpend, methodTokensOf, unusableCell, type MethodSpend } from './method-spend.ts';
@@ -71,6 +72,10 @@ export function renderReportMarkdown(runs: ReportRun[], leftOut: string[] = []):
   }
   const groups = comparisonGroups(runs);
   const groupOf = (r: number) => groups.find((group) => group.runs.includes(r))?.name ?? 'A';
+  const basis = differenceBasis(runs);
+  // At the top, before any figure: which runs get no paired difference, and why (the groups follow the runs table).
+  const unpaired = unpairedSentence(unpairedRuns(runs, groups, basis));
+  if (unpaired !== null) out.push(`> **${unpaired}**`, '');
   out.push(
     table(
       ['run', 'settings', 'graded by', 'final Pass@1', 'majority', 'best-verified', 'pass@N', 'solved', 'tokens', 'tokens / solved', 'judge tokens', 'unusable', 'cut at limit'],
@@ -107,12 +112,12 @@ export function renderReportMarkdown(runs: ReportRun[], leftOut: string[] = []):
     const stopped = unfinishedNote(run, `. Finish them with: tmas run --resume ${run.dir}`);
     if (stopped !== null) out.push(`> ‡ ${run.name}: ${stopped}`, '');
   }
-  const basis = differenceBasis(runs);
   const versusHeader = basis === null ? '' : `Pass@1 − ${basis.name}`;
   if (basis) out.push(differenceIntro(runs, basis, versusHeader), '');
   runs.forEach((run, r) => {
     out.push(`## ${run.name}${run.simulated ? ' (simulated)' : ''}${groups.length > 1 ? ` (group ${groupOf(r)})` : ''}`, '');
-    const reference = basis?.against(run) ?? null;
+    // Graded alike over the same problems only: a run set against one graded otherwise has no difference, '–' (said at the top).
+    const reference = pairedReference(basis, run);
     const versus = reference === null ? null : differenceFrom(run, reference);
     out.push(
       table(

@@ -25,14 +25,15 @@ afterAll(async () => {
 });
 
 /** One `tmas run` of `strategy` (one iteration, graded by the rule) against a reasoning-model server answering as `shares` draws; its directory and the replies sent. */
-async function runAgainst(dir: string, strategy: string, shares: KindShares, flags: string[]) {
+/** `ends`: the exit code the run is to end with (3 where a role of its own used none of its outputs: no result of its method). */
+async function runAgainst(dir: string, strategy: string, shares: KindShares, flags: string[], ends = 0) {
   const server = await startReasoningModelServer(sim.url, shares);
   try {
     const input = await writeProblems(dir, PROBLEMS);
     const run = path.join(dir, strategy);
     const common = ['--no-proof', '--model-name', 'm', '--max-iterations', '1', '--judge-passes', '0', '--parse-retries', '0'];
     const result = await runCliInProcess(['run', '--strategy', strategy, '--input-file', input, '--output-file', run, '--base-url', server.url, ...common, ...flags]);
-    expect(result.code, result.stderr).toBe(0);
+    expect(result.code, result.stderr).toBe(ends);
     const metrics = JSON.parse(await readFile(path.join(run, 'metrics.json'), 'utf8')) as { iterations: IterationMetrics[] };
     return { run, sent: server.sent, outputsByRole: metrics.iterations[0]?.outputsByRole ?? {} };
   } finally {
@@ -62,7 +63,8 @@ describe('a reasoning model that answers out of the format asked', () => {
   });
 
   test("a verify-refine rating boxed out of 10 is no score, counted unusable, never a mean of 9 that outranks every proof rated 1", async ({ dir }) => {
-    const { run, sent, outputsByRole } = await runAgainst(dir, 'verify-refine', { 'other-scale': 1 }, ['--n-candidates', '2', '--n-verifications', '2']);
+    // Every rating unusable: the run is no result of verify-refine, which ends it at 3 (TMAS_RUN_UNGRADED), outputs written.
+    const { run, sent, outputsByRole } = await runAgainst(dir, 'verify-refine', { 'other-scale': 1 }, ['--n-candidates', '2', '--n-verifications', '2'], 3);
     const ratings = ofType((await readLog(run)).map((envelope) => envelope.message), 'rater.completed');
     const outOfTen = sent.filter((reply) => reply.role === 'rater' && /\\boxed\{[39]\}$/.test(reply.content));
     expect(outOfTen.length).toBeGreaterThan(0);

@@ -17,7 +17,10 @@ describe('tmas table1 caveats', () => {
     const out = path.join(dir, 'hollow');
     const input = await writeProblems(dir, smallProblems(2));
     const result = await runCliInProcess(['table1', '--strategies', 'tmas', '--n-candidates', '2', '--n-verifications', '1', '--input-file', input, '--output-file', out, '--no-proof', '--max-iterations', '1', '--judge-passes', '0', '--parse-retries', '0', '--sim-break-formats', '1', '--completion-max-tokens', '1500']);
-    expect(result.code, result.stderr).toBe(0);
+    // Before: exit 0 for this column graded by the rule, where a judge-graded column with no figure ended at 3.
+    expect(result.code, result.stderr).toBe(3);
+    const error = result.stderr.split('\n').find((line) => line.endsWith('[TMAS_TABLE_UNGRADED]')) ?? '';
+    expect(error).toMatch(/^tmas: Not a result: 1 of the 1 column of .*table1\.md, whatever their figures: tmas: not one output of its .*verification.*, not of tmas\. Their figures are no result of the method named/);
     const table = await readFile(path.join(out, 'table1.md'), 'utf8');
     const metrics = JSON.parse(await readFile(path.join(out, 'tmas', 'metrics.json'), 'utf8'));
     const verification = metrics.iterations[0].outputsByRole.verification;

@@ -129,7 +129,7 @@ describe('tmas table1', () => {
     const result = await runCliInProcess(['table1', '--strategies', 'majority', '--samples', '2', '--vote-pool', '2', '--input-file', input, '--output-file', out, '--no-proof', '--max-iterations', '1', '--judge-passes', '1', '--parse-retries', '0', '--sim-break-formats', '1', ...CUT_AT]);
     expect(result.code, result.stderr).toBe(3);
     const error = result.stderr.split('\n').find((line) => line.endsWith('[TMAS_TABLE_UNGRADED]')) ?? '';
-    expect(error).toMatch(/^tmas: No Pass@1 figure at all for one method \(its cells in .*table1\.md are '-'\): majority: the judge gave no verdict on any of its candidates \((\d+) of \1 replies unusable, e\.g\. "no \\"VERDICT/);
+    expect(error).toMatch(/^tmas: Not a result: 1 of the 1 column of .*table1\.md, whatever their figures: majority: the judge gave no verdict on any of its candidates \((\d+) of \1 replies unusable, e\.g\. "no \\"VERDICT/);
     expect(error).toContain(`read them with tmas calls ${path.join(out, 'majority')} --role judge). `);
     expect(error).toMatch(/Fix the judge \(--judge-base-url, --judge-model-name, --judge-max-tokens\), then run the table again into a new --output-file/);
     const table = await readFile(path.join(out, 'table1.md'), 'utf8');
@@ -140,11 +140,14 @@ describe('tmas table1', () => {
     expect(existsSync(path.join(out, 'report.html'))).toBe(true);
   });
 
-  test('a column graded by the rule whose candidates never gave a final answer is said to be no result: its 0.0 is the format', async ({ dir }) => {
+  test('a column graded by the rule whose candidates never gave a final answer is said to be no result, and ends the command at 3 as a judge-graded one does: its 0.0 is the format', async ({ dir }) => {
     const out = path.join(dir, 'answerless');
     const input = await writeProblems(dir, smallProblems(2));
     const result = await runCliInProcess(['table1', '--strategies', 'rse', '--n-candidates', '2', '--input-file', input, '--output-file', out, '--no-proof', '--max-iterations', '1', '--judge-passes', '0', '--sim-break-formats', '1', ...CUT_AT]);
-    expect(result.code, result.stderr).toBe(0);
+    // Before: exit 0, and a script publishing on 0 published the column.
+    expect(result.code, result.stderr).toBe(3);
+    const error = result.stderr.split('\n').find((line) => line.endsWith('[TMAS_TABLE_UNGRADED]')) ?? '';
+    expect(error).toMatch(/^tmas: Not a result: 1 of the 1 column of .*table1\.md, whatever their figures: rse: under the rule-based grade, no candidate of any problem gave a final answer the grader could read .*Their Pass@1 of 0\.0 is their replies' format, not an accuracy/);
     const table = await readFile(path.join(out, 'table1.md'), 'utf8');
     // Both problems at 0: no interval of zero width (`[0.0, 0.0]` before), as if 0 were exact.
     expect(table).toMatch(/^\| 0 \| 0\.0 \[all 2 alike\] \|$/m);

@@ -98,7 +98,9 @@ describe('a reply stopped by a content filter is told', () => {
       const run = path.join(dir, 'run');
       const args = ['run', '--input-file', await writeProblems(dir, smallProblems(1)), '--output-file', run, '--base-url', server.url, '--model-name', 'm'];
       const ended = await runCliInProcess([...args, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '1', '--parse-retries', '1']);
-      expect(ended.code, ended.stderr).toBe(0);
+      // Every reply filtered: no role used an output, so the run is no result of its method, which ends it at 3.
+      expect(ended.code, ended.stderr).toBe(3);
+      expect(ended.stderr).toContain('[TMAS_RUN_UNGRADED]');
       const told = ended.stderr.split('\n').filter((line) => line.includes('finish_reason "content_filter"'));
       expect(told).toHaveLength(1);
       expect(told[0]).toContain(server.url);

@@ -77,7 +77,9 @@ describe('unusable outputs are counted per role and never silent', () => {
       // rse reads no M: tmas run refuses one given to it.
       const small = SMALL.filter((flag, i) => flag !== '--n-verifications' && SMALL[i - 1] !== '--n-verifications');
       const result = await runCliInProcess(['run', '--strategy', 'rse', '--input-file', input, '--output-file', run, '--base-url', server.url, '--max-iterations', '2', ...small]);
-      expect(result.code, result.stderr).toBe(0);
+      // An rse that never had a bank is no result of rse: written, and ended at 3 naming the distill role.
+      expect(result.code, result.stderr).toBe(3);
+      expect(result.stderr).toMatch(/rse: not one output of its distill role could be used.*\[TMAS_RUN_UNGRADED\]/);
 
       // 2 problems × 2 rollouts × 6 attempts per iteration, each answered in prose by our server.
       const iterations = await iterationsOf(run);
@@ -90,8 +92,8 @@ describe('unusable outputs are counted per role and never silent', () => {
       }
       expect(result.stdout).toMatch(/Unusable outputs .*distill 48 of 48/s);
       expect(result.stderr).toMatch(/tmas: warning: every output of the distill role was unusable in iterations 0-1 \(48 outputs; e\.g\. "[^"]*JSON[^"]*"\)/);
-      // The warning is the last thing said: after the table, not scrolled away above it.
-      expect(result.stderr.trimEnd().split('\n').at(-1)).toMatch(/distill role was unusable/);
+      // The warning is the last thing said before the error: after the table, not scrolled away above it.
+      expect(result.stderr.trimEnd().split('\n').at(-2)).toMatch(/distill role was unusable/);
 
       const lines: string[] = [];
       await runReportCommand([run], { format: 'md' }, { stdout: (line) => lines.push(line) });
@@ -180,7 +182,9 @@ describe('unusable outputs are counted per role and never silent', () => {
       const input = await writeProblems(dir, PROBLEMS);
       const out = path.join(dir, 'table1');
       const result = await runCliInProcess(['table1', '--strategies', 'rse', '--input-file', input, '--output-file', out, '--base-url', server.url, '--max-iterations', '1', ...SMALL]);
-      expect(result.code, result.stderr).toBe(0);
+      // Its column is no result of rse: written, and the command ends at 3 as for a column without a figure.
+      expect(result.code, result.stderr).toBe(3);
+      expect(result.stderr).toMatch(/rse: not one output of its distill role could be used.*\[TMAS_TABLE_UNGRADED\]/);
       const table = await readFile(path.join(out, 'table1.md'), 'utf8');
       expect(table).toMatch(/^\| iteration \| rse ⚠ \|$/m);
       expect(table).toMatch(/^- ⚠ rse: every output of the distill role was unusable in iteration 0 \(24 outputs/m);

@@ -4,7 +4,10 @@
  * directory), `tmas replay`, and `tmas repair`, which mends a damaged store.
  * Each command imports its implementation when it runs (see main.ts).
  */
-import type { Command } from 'commander';
+import type { Command, Option } from 'commander';
+import { SETTINGS } from '../../settings/configure/index.ts';
+import { flagName } from '../../settings/setting.ts';
+import { toOption } from '../common/setting-option.ts';
 import path from 'node:path';
 import { runAgentsAt } from '../../settings/files/agents-file.ts';
 import { secretsOf } from '../../settings/sections/roles.settings.ts';
@@ -87,6 +90,8 @@ interface ReplayOptions {
   agents?: string;
   live: boolean;
   tokenizerPath?: string;
+  /** --timeout: the idle limit of the replay's calls and of an --agents module's own machines; left out, the run's own. */
+  timeout?: number;
 }
 
 function defineReplay(program: Command, io: Io): void {
@@ -98,8 +103,20 @@ function defineReplay(program: Command, io: Io): void {
     .option('--agents <file>', 'replay with a module of agent overrides (docs/extending/agents-module.md), or the run\'s own module where it lies now')
     .option('--live', 'send the calls the journal cannot answer to the endpoint instead of listing them', false)
     .option('--tokenizer-path <dir|file>', "where the run's own tokenizer lies now, when the run or the tokenizer was moved (the same tokenizer.json)")
+    .addOption(replayTimeoutOption())
     .exitOverride()
     .action((dir: string, options: ReplayOptions) => replay(dir, options, io));
+}
+
+/**
+ * `--timeout` as `tmas fork` takes it (the same parser, bounds and error; left out, the run's own): a machine of an
+ * --agents module that never answers stopped a fork after it, and hung a replay for ever, which had no way to bound it.
+ */
+function replayTimeoutOption(): Option {
+  const setting = SETTINGS.find((candidate) => flagName(candidate) === '--timeout');
+  if (setting === undefined) throw new Error('the --timeout setting is not declared');
+  const help = `${setting.help}; in a replay, it also bounds how long an --agents module's own machine may leave a request unanswered (TMAS_AGENTS)`;
+  return toOption({ ...setting, help, default: undefined, defaultText: "the run's own" });
 }
 
 /** `tmas replay`: exit 0 when the replayed run's messages are those of its log, 1 when they diverge. */
@@ -113,7 +130,13 @@ async function replay(dir: string, options: ReplayOptions, io: Io): Promise<void
   };
   // The whole runtime: loaded only when a replay runs.
   const [{ replayRun }, { formatReplayReport }] = await Promise.all([import('../../analysis/replay.ts'), import('../../analysis/replay-report.ts')]);
-  const report = await replayRun(dir, { changes, live: options.live, secrets, ...(options.tokenizerPath === undefined ? {} : { tokenizerPath: options.tokenizerPath }) });
+  const report = await replayRun(dir, {
+    changes,
+    live: options.live,
+    secrets,
+    ...(options.tokenizerPath === undefined ? {} : { tokenizerPath: options.tokenizerPath }),
+    ...(options.timeout === undefined ? {} : { timeoutSeconds: options.timeout }),
+  });
   for (const line of formatReplayReport(report)) io.stdout(line);
   process.exitCode = report.identical ? 0 : 1;
 }

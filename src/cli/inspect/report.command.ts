@@ -13,7 +13,7 @@ import { readChartLibrary } from '../../report/chart-library.ts';
 import { readReportScript } from '../../report/browser-script.ts';
 import { renderReportHtml } from '../../report/html.ts';
 import { readMathStyle } from '../../report/math.ts';
-import { loadRun, type LoadOptions } from '../../report/load.ts';
+import { loadRun, type LoadOptions, type ReportRun } from '../../report/load.ts';
 import { renderReportMarkdown } from '../../report/markdown.ts';
 import { findRuns, isRunDir } from '../../viewer/run-folder.ts';
 import { pathTooLong, requireOpenablePath } from '../../store/run-dir-path.ts';
@@ -78,11 +78,21 @@ async function runDirsOf(dirs: string[]): Promise<{ runs: string[]; leftOut: str
   return { runs, leftOut };
 }
 
-/** Writes the report of `dirs` (read with `load`'s options); returns the file written, or null when Markdown went to stdout. */
-export async function runReportCommand(dirs: string[], flags: ReportFlags, io: { stdout(line: string): void }, load: LoadOptions = {}): Promise<string | null> {
+/**
+ * Writes the report of `dirs` (read with `load`'s options); returns the file written, or null when Markdown went to stdout.
+ * `written` is given the runs and the file once it is written: the command's own call ends there when some run is not a result.
+ */
+export async function runReportCommand(dirs: string[], flags: ReportFlags, io: { stdout(line: string): void }, load: LoadOptions = {}, written?: (runs: ReportRun[], file: string | null) => void): Promise<string | null> {
+  const runs: ReportRun[] = [];
+  const file = await writeReport(dirs, flags, io, load, runs);
+  written?.(runs, file);
+  return file;
+}
+
+/** runReportCommand's writing, the runs it read pushed on `runs`. */
+async function writeReport(dirs: string[], flags: ReportFlags, io: { stdout(line: string): void }, load: LoadOptions, runs: ReportRun[]): Promise<string | null> {
   const format = formatOf(flags);
   if (dirs.length === 0) throw new UserError('TMAS_USAGE', 'tmas report needs at least one run directory: tmas report runs/a [runs/b …].');
-  const runs = [];
   const { runs: runDirs, leftOut } = await runDirsOf(dirs);
   for (const dir of runDirs) runs.push(await loadRun(dir, load));
   const names = new Map<string, number>();

@@ -6,7 +6,7 @@
  */
 import type { Command } from 'commander';
 import { incompleteRunError } from '../../host/calls/call-failures.ts';
-import { ungradedRunError } from './run-ungraded.ts';
+import { notAResultRunError, ungradedRunError } from './run-ungraded.ts';
 import type { RunConfig } from '../../settings/config.ts';
 import { settingsLine } from '../../settings/settings-line.ts';
 import { resolveStrategy } from '../../host/strategy/plugins.ts';
@@ -113,4 +113,6 @@ async function runUntilStopped(prepared: PreparedRun, flags: RunFlags, io: RunIo
   if (outcome.stopped.length > 0) throw incompleteRunError(outcome.stopped, outcome.outputDir);
   const ungraded = ungradedRunError(outcome.iterations, outcome.outputDir);
   if (ungraded !== null) throw ungraded;
+  const hollow = await notAResultRunError(outcome.iterations, outcome.outputDir);
+  if (hollow !== null) throw hollow;
 }

@@ -45,7 +45,7 @@ import { ALIKE_LEGEND, intervalBracket } from '../../report/interval-text.ts';
 import { unreferencedProblems, unreferencedSentence } from '../../report/unreferenced-problems.ts';
 import { describeUnfinished, problemsRun } from '../../report/stopped-problems.ts';
 import { caveatMarks } from '../../report/run-marks.ts';
-import { answerlessMethods, hollowMethods, ungradedAdvice, ungradedMethods } from './table1-ungraded.ts';
+import { notAResultColumns, notAResultCount, notAResultSentences } from './table1-ungraded.ts';
 
 export type { Table1Method } from './table1-budgets.ts';
 
@@ -169,38 +169,17 @@ function gradeLabel(methods: Table1Method[]): string {
 }
 
 /**
- * The paragraph under the title when some column has no figure at all (the
- * judge gave no verdict on any of its candidates): a table whose every cell
- * is '-' read, to whoever opens table1.md without the command's exit code,
- * like one whose methods scored nothing, its cause a note at the bottom.
+ * The paragraph under the title when some column is not a result (no figure at all, a rule's 0.0 that is the
+ * replies' format, a role that used no output): a table whose every cell is '-' read, to whoever opens table1.md
+ * without the command's exit code, like one whose methods scored nothing, its cause a note at the bottom.
  */
 function notAResult(methods: Table1Method[]): string[] {
-  const ungraded = ungradedMethods(methods, (method) => method.strategy);
-  const answerless = answerlessMethods(methods);
-  const hollow = hollowMethods(methods, new Set([...ungraded, ...answerless].map((entry) => entry.slice(0, entry.indexOf(':')))));
-  const count = ungraded.length + answerless.length + hollow.length;
+  const columns = notAResultColumns(methods, (method) => method.strategy);
+  const count = notAResultCount(columns);
   if (count === 0) return [];
   const which = count === methods.length ? 'No column of this table is a result' : `Not a result: ${count} of the ${methods.length} columns`;
-  const sentences = [`**${which}.**`];
-  if (ungraded.length > 0) {
-    sentences.push(
-      `${ungraded.map((entry) => `${entry}.`).join(' ')} Their cells are '-': they measure nothing, not an accuracy of 0. ` +
-        `${ungradedAdvice(ungraded)} (The commands above run in the folder of this file; tmas table1 ended with TMAS_TABLE_UNGRADED, exit code 3.)`,
-    );
-  }
-  if (answerless.length > 0) {
-    sentences.push(
-      `${answerless.map((entry) => `${entry}.`).join(' ')} Their Pass@1 of 0.0 is their replies' format, not an accuracy: ` +
-        'have the model end with its final answer in \\boxed{} (its prompt, --prompt), or grade with a judge, which reads the text (--judge-base-url, --judge-passes).',
-    );
-  }
-  if (hollow.length > 0) {
-    sentences.push(
-      `${hollow.map((entry) => `${entry}.`).join(' ')} Their figures are no result of the method named: ` +
-        'have each such role answer in its format (its prompt, --prompt; its endpoint; --parse-retries), then run the table again (tmas calls <method> --role <role> shows the replies).',
-    );
-  }
-  return ['', sentences.join(' ')];
+  const ended = ' (The commands above run in the folder of this file; tmas table1 ended with TMAS_TABLE_UNGRADED, exit code 3.)';
+  return ['', [`**${which}.**`, ...notAResultSentences(columns), ended.trim()].join(' ')];
 }
 
 /** Table 1 as Markdown. */

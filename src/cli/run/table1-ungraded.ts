@@ -87,14 +87,67 @@ export function ungradedAdvice(ungraded: string[]): string {
   return advice.length === 0 ? `Run ${again}` : `${advice.join('. ')}, then run ${again}`;
 }
 
-/** The sentence an error of the table gives for methods left without a figure; '' when there are none. */
-export function ungradedSentence(ungraded: string[], out: string): string {
-  if (ungraded.length === 0) return '';
-  const which = ungraded.length === 1 ? 'one method (its cells' : `${ungraded.length} methods (their cells`;
-  return `No Pass@1 figure at all for ${which} in ${path.join(out, 'table1.md')} are '-'): ${ungraded.join('; ')}. ${ungradedAdvice(ungraded)}`;
+/** A table's columns that are not a result, by kind (each entry `strategy: why`): their advice differs, their exit does not. */
+export interface NotAResult {
+  /** No candidate of any iteration graded: every cell '-'. */
+  ungraded: string[];
+  /** Graded by the rule, and no candidate of any problem gave a final answer: a Pass@1 of 0.0 that is the replies' format. */
+  answerless: string[];
+  /** One of the method's own roles used no output in any iteration: figures of what ran without it. */
+  hollow: string[];
 }
 
-/** The error a table ends with (exit code 3) when some method has no figure at all, the table and report being written. */
-export function ungradedTableError(ungraded: string[], out: string): UserError {
-  return new UserError('TMAS_TABLE_UNGRADED', ungradedSentence(ungraded, out));
+/** Every column of `methods` that is not a result, whatever graded it; `dirOf` as ungradedMethods takes it. */
+export function notAResultColumns(methods: Table1Method[], dirOf?: (method: Table1Method) => string): NotAResult {
+  const ungraded = ungradedMethods(methods, dirOf);
+  const answerless = answerlessMethods(methods);
+  const named = new Set([...ungraded, ...answerless].map((entry) => entry.slice(0, entry.indexOf(':'))));
+  return { ungraded, answerless, hollow: hollowMethods(methods, named) };
+}
+
+/** How many columns `columns` names. */
+export function notAResultCount(columns: NotAResult): number {
+  return columns.ungraded.length + columns.answerless.length + columns.hollow.length;
+}
+
+/**
+ * The sentences that name each column that is not a result, why, and what to do, kind by kind: one text for
+ * table1.md's headline and for the error the command ends with, so that a column graded by the rule and one
+ * graded by a judge read, and end, alike; `again` is what to do once fixed (a run's error says run it again).
+ */
+export function notAResultSentences(columns: NotAResult, again = 'run the table again'): string[] {
+  const sentences: string[] = [];
+  const listed = (entries: string[]) => entries.map((entry) => `${entry}.`).join(' ');
+  if (columns.ungraded.length > 0) {
+    sentences.push(`${listed(columns.ungraded)} Their cells are '-': they measure nothing, not an accuracy of 0. ${ungradedAdvice(columns.ungraded)}`);
+  }
+  if (columns.answerless.length > 0) {
+    sentences.push(
+      `${listed(columns.answerless)} Their Pass@1 of 0.0 is their replies' format, not an accuracy: ` +
+        'have the model end with its final answer in \\boxed{} (its prompt, --prompt), or grade with a judge, which reads the text (--judge-base-url, --judge-passes).',
+    );
+  }
+  if (columns.hollow.length > 0) {
+    sentences.push(
+      `${listed(columns.hollow)} Their figures are no result of the method named: ` +
+        `have each such role answer in its format (its prompt, --prompt; its endpoint; --parse-retries), then ${again} (tmas calls <method> --role <role> shows the replies).`,
+    );
+  }
+  return sentences;
+}
+
+/** The sentence an error of the table gives for its columns that are not a result; '' when there are none. */
+export function notAResultSentence(columns: NotAResult, total: number, out: string): string {
+  const count = notAResultCount(columns);
+  if (count === 0) return '';
+  return `Not a result: ${count} of the ${total} column${total === 1 ? '' : 's'} of ${path.join(out, 'table1.md')}, whatever their figures: ${notAResultSentences(columns).join(' ')}`;
+}
+
+/**
+ * The error a table ends with (exit code 3), the table and report being written, when some column is not a result:
+ * no figure at all (its judge gave no verdict), a rule-graded 0.0 that is the replies' format, a role that used no
+ * output. Only the first ended at 3; the others at 0, and a script publishing on 0 published a hollow column.
+ */
+export function notAResultTableError(columns: NotAResult, total: number, out: string): UserError {
+  return new UserError('TMAS_TABLE_UNGRADED', notAResultSentence(columns, total, out));
 }

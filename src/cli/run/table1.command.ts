@@ -24,8 +24,9 @@ import type { StoppedIteration } from '../../host/calls/call-failures.ts';
 import type { RunFlags } from './run.command.ts';
 import { strategyFlags } from '../../settings/strategy-flags.ts';
 import { SAMPLES_FLAG } from '../../../machines/strategies/majority/majority.program.ts';
-import { ungradedMethods, ungradedSentence, ungradedTableError } from './table1-ungraded.ts';
+import { notAResultColumns, notAResultCount, notAResultSentence, notAResultTableError } from './table1-ungraded.ts';
 import { DEMO } from '../../settings/sections/run.settings.ts';
+import { thrownText } from '../../kernel/thrown-text.ts';
 
 /** The methods of Table 1, in its order. */
 export const TABLE1_STRATEGIES = ['majority', 'self-refine', 'verify-refine', 'pacore', 'rse', 'tmas'] as const;
@@ -136,7 +137,7 @@ async function runMethods(runs: WorkloadRun[], io: IO, stop: { signal: AbortSign
   if (together) settled.push(...(await runWorkload(runs, io, stop)));
   else for (const run of runs) if (!stopped()) settled.push(...(await runWorkload([run], io, stop)));
   const failed = settled.flatMap((result, i) => (result.status === 'rejected' ? [{ strategy: (runs[i] as WorkloadRun).label, error: result.reason as unknown }] : []));
-  const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+  const message = (error: unknown) => (thrownText(error));
   // A failure every method met (an endpoint down, a key refused) is said once, as the error.
   const shared = failed.length === runs.length && failed.every(({ error }) => message(error) === message(failed[0]?.error));
   // One run-stopping failure (a spent quota, a refused key) stops every method still running with that very error (shared-stop.ts).
@@ -230,10 +231,10 @@ async function writeTable1(out: string, runs: Array<{ strategy: string; outcome:
   for (const run of runs) for (const warning of unusableOutputWarnings(run.outcome.iterations, run.outcome.outputDir, unusableShare)) io.stderr(warning.replace('tmas: warning: ', `tmas: warning: ${run.strategy}: `));
   // Calls that failed for good left iterations undone: say where, in every method, and how to finish them (running the command again).
   const incomplete = runs.filter((run) => run.outcome.stopped.length > 0);
-  // A method no candidate of which was graded has '-' in every cell: said as the failed calls are, exit code 3.
-  const ungraded = ungradedMethods(methods);
-  if (incomplete.length > 0) throw incompleteTableError(incomplete.map((run) => ({ strategy: run.strategy, stopped: run.outcome.stopped })), out, ungradedSentence(ungraded, out));
-  if (ungraded.length > 0) throw ungradedTableError(ungraded, out);
+  // A column that is not a result (no figure, a rule's 0.0 of the format, a role that used nothing) ends at 3 as the failed calls do, whatever graded it.
+  const hollow = notAResultColumns(methods);
+  if (incomplete.length > 0) throw incompleteTableError(incomplete.map((run) => ({ strategy: run.strategy, stopped: run.outcome.stopped })), out, notAResultSentence(hollow, methods.length, out));
+  if (notAResultCount(hollow) > 0) throw notAResultTableError(hollow, methods.length, out);
 }
 
 /**

@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { UserError } from '../../kernel/errors.ts';
 import { gradeAnswer, statedAnswer, type GradeOptions } from '../../grader/index.ts';
+import { thrownText } from '../../kernel/thrown-text.ts';
 
 /** Flags of `tmas grade`. */
 export interface GradeCommandOptions {
@@ -37,7 +38,7 @@ async function readLines(file: string): Promise<string[]> {
     return (await readFile(file, 'utf8')).replace(/^\uFEFF/, '').split(/\r\n?|\n/);
   } catch (error) {
     const code = error instanceof Error && 'code' in error ? String(error.code) : '';
-    const what = code === 'ENOENT' ? 'file not found' : `cannot read the file (${error instanceof Error ? error.message : String(error)})`;
+    const what = code === 'ENOENT' ? 'file not found' : `cannot read the file (${thrownText(error)})`;
     throw inputError(file, what, `Check the path given to --jsonl; a relative path is resolved from ${process.cwd()}`, error);
   }
 }
@@ -78,7 +79,7 @@ async function gradeFile(file: string, options: GradeOptions, io: GradeCommandIo
     try {
       value = JSON.parse(text);
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = thrownText(error);
       throw inputError(place, `invalid JSON (${reason})`, 'Each line must be one complete JSON object', error);
     }
     const row = toRow(value, place);

@@ -17,6 +17,7 @@
 import { Duplex, PassThrough, pipeline, type Readable, type Transform } from 'node:stream';
 import zlib from 'node:zlib';
 import { ReplyError } from '../reply/reply-bounds.ts';
+import { thrownText } from '../../kernel/thrown-text.ts';
 
 /** Node's zstd decoder, where this Node has one (22.15 on). */
 const zstdDecoder = (zlib as unknown as { createZstdDecompress?: () => Duplex }).createZstdDecompress;
@@ -69,7 +70,7 @@ export function decodingFailure(error: unknown): ReplyError | null {
     const known = [...DECODERS.keys()].filter((name) => name !== 'x-gzip').join(', ');
     return new ReplyError('malformed', `the reply came in the content coding "${coding}", which tmas cannot decode (it decodes ${known}): have the server or proxy send it uncompressed, or in one of those`);
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = thrownText(error);
   return new ReplyError('malformed', `the reply's ${coding} coding did not decode (${message})`);
 }
 

@@ -49,6 +49,7 @@ import { portOf } from './proxy/no-proxy.ts';
 import { proxyRoute } from './proxy/proxy-env.ts';
 import { CALL_SIGNAL, ProxyRefusedError } from './proxy/proxy-agents.ts';
 import { createTransportAgents } from './transport-agents.ts';
+import { thrownText } from '../../kernel/thrown-text.ts';
 
 /** Bytes of an error body kept: far more than any message worth showing. */
 export const MAX_ERROR_BODY_BYTES = 64 * 1024;
@@ -95,7 +96,7 @@ const DRAIN_BYTES = 64 * 1024;
 /** The connection broke while a reply's body was arriving: a reset, a close before the promised length, a corrupt compressed body. */
 export class ConnectionLostError extends Error {
   constructor(cause: unknown) {
-    super(`the connection broke while the reply arrived (${cause instanceof Error ? cause.message : String(cause)})`, { cause });
+    super(`the connection broke while the reply arrived (${thrownText(cause)})`, { cause });
     this.name = 'ConnectionLostError';
   }
 }

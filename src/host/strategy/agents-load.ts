@@ -10,7 +10,9 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import Module, { register } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { UserError } from '../../kernel/errors.ts';
+import { isUserError, UserError } from '../../kernel/errors.ts';
+import { thrownText } from '../../kernel/thrown-text.ts';
+import { thrownAt } from './thrown-at.ts';
 import { FROM_BUILD, modulePath, packagePath } from '../../kernel/package-root.ts';
 
 /** How long a module may take to load (its top-level code, its imports) before the run gives up on it. */
@@ -112,8 +114,8 @@ export async function loadAgentsModule(file: string, options: { limitMs?: number
   try {
     module = await withinLimit(importModule(file), options.limitMs ?? AGENTS_LOAD_LIMIT_MS, where);
   } catch (error) {
-    if (error instanceof UserError) throw error;
-    throw new UserError('TMAS_AGENTS', `${where} failed to load: ${error instanceof Error ? error.message : String(error)}. Fix the module, or run without --agents.`, { cause: error });
+    if (isUserError(error)) throw error;
+    throw new UserError('TMAS_AGENTS', `${where} failed to load: ${thrownText(error)}${thrownAt(error)}. Fix the module, or run without --agents.`, { cause: error });
   }
   const agents = exportedAgents(module);
   if (typeof agents !== 'object' || agents === null) {

@@ -14,12 +14,13 @@ import { UserError } from '../../kernel/errors.ts';
 import type { Message } from '../../kernel/protocol.ts';
 import { described, promptProblem } from './prompt-shape.ts';
 import { thrownAt } from './thrown-at.ts';
+import { thrownText } from '../../kernel/thrown-text.ts';
 
 /** What is wrong with a reply to `request` from `role`'s reply function, or null. */
 function replyProblem(role: string, request: Message, reply: unknown): string | null {
   if (typeof reply !== 'object' || reply === null || typeof (reply as { then?: unknown }).then === 'function') return `returned ${described(reply)}, not a message`;
   const message = reply as Partial<Message>;
-  if (message.type !== `${role}.completed`) return `returned a message of type ${JSON.stringify(message.type)}, not '${role}.completed'`;
+  if (message.type !== `${role}.completed`) return `returned a message of type ${typeof message.type === 'string' ? JSON.stringify(thrownText(message.type, 200)) : described(message.type)}, not '${role}.completed'`;
   const base = ['run', 'problem', 'iteration', 'correlation'] as const;
   if (base.some((key) => message[key] !== request[key])) return "returned a message without the request's run, problem, iteration and correlation: start it with ...replyBase(request)";
   return null;
@@ -35,7 +36,16 @@ function calling<A extends unknown[], R>(where: string, role: string, part: stri
   try {
     return fn(...args);
   } catch (error) {
-    throw pluginError(where, role, part, `threw: ${error instanceof Error ? error.message : String(error)}${thrownAt(error)}`, error);
+    throw pluginError(where, role, part, `threw: ${thrownText(error)}${thrownAt(error)}`, error);
+  }
+}
+
+/** What `problem` finds wrong with `value`; reading a value the plugin returned may throw too (a getter, a Proxy's trap): that is what is wrong. */
+function problemOf<A extends unknown[]>(problem: (value: unknown, args: A) => string | null, value: unknown, args: A): string | null {
+  try {
+    return problem(value, args);
+  } catch (error) {
+    return `returned a value that could not be read (reading it threw: ${thrownText(error)})`;
   }
 }
 
@@ -44,7 +54,7 @@ function guarded<A extends unknown[], R>(where: string, role: string, part: stri
   // A function, not an arrow: a module's method that reads `this` is called on the definition, as it was unguarded.
   return function (this: unknown, ...args: A): R {
     const value = calling(where, role, part, (...given: A) => fn.apply(this, given), args);
-    const wrong = problem(value, args);
+    const wrong = problemOf(problem, value, args);
     if (wrong !== null) throw pluginError(where, role, part, wrong);
     return value;
   };

@@ -13,7 +13,10 @@ export function described(value: unknown): string {
   if (value === null || typeof value !== 'object') return value === null ? 'null' : typeof value;
   // An async function's result: read as an object of no keys, its message said nothing of what to change.
   if (typeof (value as { then?: unknown }).then === 'function') return 'a Promise (the run calls it synchronously and cannot wait: make it a plain function, not async, that returns the value itself)';
-  return Array.isArray(value) ? 'an array' : `an object with keys ${Object.keys(value).join(', ') || '(none)'}`;
+  // At most 8 keys, each bounded: a module's object of any size.
+  const keys = Object.keys(value);
+  const named = keys.slice(0, 8).map((key) => key.slice(0, 40)).join(', ');
+  return Array.isArray(value) ? 'an array' : `an object with keys ${named || '(none)'}${keys.length > 8 ? ', …' : ''}`;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

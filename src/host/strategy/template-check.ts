@@ -15,6 +15,7 @@ import { divergentUse } from './template-divergence.ts';
 import { unknownField } from './template-attributes.ts';
 import { formatPlaceholder, unreadVariables } from './unread-variables.ts';
 import type { TemplateProblem } from './template-problem.ts';
+import { thrownText } from '../../kernel/thrown-text.ts';
 
 
 /** Names a template may use without a role giving them: the library's globals. */
@@ -69,7 +70,7 @@ function parses(text: string): string | null {
     compileTemplate(text, 'jinja2');
     return null;
   } catch (error) {
-    return error instanceof Error ? error.message : String(error);
+    return thrownText(error);
   }
 }
 
@@ -282,7 +283,7 @@ export function checkTemplate(source: string, variables: Readonly<Record<string,
     try {
       renderTemplate(source, sample, 'jinja2');
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = thrownText(error);
       // The library names what failed (a filter, a test, an attribute) in quotes or last: its tag is the likely place.
       const named = [...message.matchAll(/["'`]([^"'`]+)["'`]/g)].map((match) => match[1] ?? '').concat(message.split(': ').at(-1) ?? '');
       const line = named.map((text) => (text === '' ? undefined : lineOfText(source, text))).find((found) => found !== undefined);

@@ -10,6 +10,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FROM_BUILD, PACKAGE_ROOT } from '../../kernel/package-root.ts';
+import { isErrorSafely } from '../../kernel/thrown-text.ts';
 
 /** The checkout (or installed package): run from the build, PACKAGE_ROOT is its dist/. */
 const CHECKOUT = FROM_BUILD ? path.dirname(PACKAGE_ROOT) : PACKAGE_ROOT;
@@ -57,7 +58,7 @@ function stackOf(error: Error): string | null {
 
 /** ` (at FILE:LINE:COLUMN)` for the first frame of `error` outside tmas, or '' when there is none. */
 export function thrownAt(error: unknown): string {
-  const stack = error instanceof Error ? stackOf(error) : null;
+  const stack = isErrorSafely(error) ? stackOf(error) : null;
   if (stack === null) return '';
   for (const line of stack.split('\n', STACK_LINES + 1).slice(1)) {
     const frame = frameAt(line);
