@@ -4,7 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -219,6 +219,34 @@ export async function readRequestLog(file: string): Promise<RequestLogEntry[]> {
     .split('\n')
     .filter(Boolean)
     .map((line) => JSON.parse(line) as RequestLogEntry);
+}
+
+/**
+ * A folder under `root` whose path is `length` bytes: made one folder of at most 250 bytes at a time,
+ * each made from the one above by a relative path (mkdir of the whole path would be refused for its length).
+ */
+export async function deepFolder(root: string, length: number): Promise<string> {
+  let at = root;
+  while (at.length < length) {
+    const name = 'd'.repeat(Math.min(250, length - at.length - 1));
+    const parent = at;
+    // A relative path under the parent, as a process whose working directory is there would give it.
+    await inFolder(parent, () => mkdir(name));
+    at = `${parent}/${name}`;
+  }
+  return at;
+}
+
+/** `work` run with `dir` as the working directory, which holds folders deeper than an absolute path can name. */
+export async function inFolder<T>(dir: string, work: () => Promise<T>): Promise<T> {
+  const before = process.cwd();
+  // chdir takes a path of any length where the system does, one folder at a time.
+  for (const step of path.relative(before, dir).split(path.sep)) process.chdir(step);
+  try {
+    return await work();
+  } finally {
+    process.chdir(before);
+  }
 }
 
 /** sha256 of every file under `dir`, by relative path: to show that a command changed no file. */

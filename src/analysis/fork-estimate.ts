@@ -40,7 +40,8 @@ export async function forkReuseEstimate(sourceDir: string, config: RunConfig, op
   const work = await makeScratchDir('fork-estimate');
   try {
     // Every block checked first, as a replay does: a corrupt one is TMAS_STORE_DAMAGED naming DIR, not an error of this scratch copy.
-    const { problems } = await copyForRerun(sourceDir, work, { everyBlock: true, journal: 'A fork would send every one of its calls again, and pay for them' });
+    // Its journal was checked as the fork was prepared (prepareFork): the check reads the whole log, once is enough.
+    const { problems } = await copyForRerun(sourceDir, work, { everyBlock: true });
     await forgetCopiedCalls(work);
     const loop = { ...config.loop, activeProblems: replayActiveProblems(config.loop.activeProblems) };
     const quiet = { stdout: () => {}, stderr: () => {} };

@@ -8,7 +8,7 @@ import { UserError } from '../kernel/errors.ts';
 import { hasStore, openStoreView, whyNoStore } from '../store/repair/check.ts';
 import type { Store } from '../store/store.ts';
 import { runLockHolder } from '../store/run-lock.ts';
-import { checkJournalHeld } from '../store/repair/journal-check.ts';
+import { checkJournalHeld, type JournalUse } from '../store/repair/journal-check.ts';
 import { readRunManifest, type RunManifest } from '../host/run/run-manifest.ts';
 
 /** Refuses a directory that holds no run's store: a command that writes beside a run checks it first, so a mistyped run directory is named as such. */
@@ -32,9 +32,9 @@ export async function requireFinishedRun(runDir: string, use: string): Promise<v
 /**
  * Opens a private view of the store of a run directory and reads its manifest; the caller closes the store. `into`: where the view goes (kept).
  * `everyBlock`: every block of the store is checked first, for a command that reads all of it (see openStoreView).
- * `journal`: what the command does with the run's journal, for one that reads it: a journal lost is refused (journal-check.ts).
+ * `journal`: what the command would do with the run's journal, for one that reads it: a journal that lost calls is refused (journal-check.ts).
  */
-export async function openRun(runDir: string, into?: string, options: { everyBlock?: boolean; journal?: string } = {}): Promise<{ store: Store; manifest: RunManifest }> {
+export async function openRun(runDir: string, into?: string, options: { everyBlock?: boolean; journal?: JournalUse } = {}): Promise<{ store: Store; manifest: RunManifest }> {
   requireRunDir(runDir);
   const store = await openStoreView(runDir, into, options);
   const manifest = await readRunManifest(store);

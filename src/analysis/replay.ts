@@ -12,6 +12,7 @@
 import type { LoopConfig, RunConfig, Secrets } from '../settings/config.ts';
 import { resolveStrategy } from '../host/strategy/plugins.ts';
 import { checkJournalVersion } from '../host/resume.ts';
+import type { JournalUse } from '../store/repair/journal-check.ts';
 import { checkRunAgents } from '../settings/files/agents-file.ts';
 import { checkRunTokenizer, relocateRunTokenizer } from '../settings/files/tokenizer-file.ts';
 import { runEvaluation } from '../host/run/run-evaluation.ts';
@@ -44,7 +45,7 @@ export function replayActiveProblems(active: number): number {
  * Returns the run's manifest, its problems, where its log ended and, asked for
  * (`phases`), the iteration targets its processes were run to (replay-phases.ts).
  */
-export async function copyForRerun(runDir: string, work: string, options: { everyBlock?: boolean; phases?: boolean; journal: string }) {
+export async function copyForRerun(runDir: string, work: string, options: { everyBlock?: boolean; phases?: boolean; journal?: JournalUse }) {
   // The copy is the re-run's own store: the run directory is never written. A replay reads every message
   // and call, so it checks every block first (everyBlock): a corrupt one is named, never read as other text.
   const { store: copy, manifest } = await openRun(runDir, work, options);
@@ -83,7 +84,7 @@ export async function replayRun(
   // Removed on every exit path, or by the next command after a kill -9 (scratch.ts).
   const work = await makeScratchDir('replay');
   try {
-    const { manifest, problems, logEnd, phases } = await copyForRerun(runDir, work, { everyBlock: true, phases: true, journal: 'A replay would find no call to serve and list each as a divergence' });
+    const { manifest, problems, logEnd, phases } = await copyForRerun(runDir, work, { everyBlock: true, phases: true, journal: { none: 'A replay would find no call to serve and list each as a divergence', some: 'A replay would find no journaled reply for them and list each as a divergence' } });
     // Where the run's tokenizer lies now: where the user says (checked to be the same one), else where the manifest says.
     const located =
       options.tokenizerPath === undefined

@@ -10,7 +10,7 @@ import { createProgram, declareLateOptions, io as processIo, withoutPasswords, t
 import { interruptedBy } from './common/signals.ts';
 import { warnRepeatedFlags } from './common/repeated-flags.ts';
 import { isUserError, TmasError } from '../kernel/errors.ts';
-import { isErrorSafely, thrownText } from '../kernel/thrown-text.ts';
+import { describeNonError, isErrorSafely, thrownText } from '../kernel/thrown-text.ts';
 
 /** An internal error's stack, or its text where its stack cannot be read. */
 function stackText(error: Error): string {
@@ -19,6 +19,22 @@ function stackText(error: Error): string {
   } catch {
     return thrownText(error);
   }
+}
+
+/**
+ * The line and exit code of a thrown value that is not an Error (a library's or a module's string, number or object):
+ * what it is and holds, bounded. Wrapped in an Error here, it printed as `Error: 42` (a string or a number?), `Error:
+ * undefined`, an object's keys without their values, and a stack of this file, where it was caught, not thrown.
+ */
+function nonErrorThrown(thrown: unknown, io: ProgramIo): number {
+  const what = `a value that is not an Error was thrown, ${describeNonError(thrown)} (it carries no stack trace)`;
+  const stoppedBy = interruptedBy();
+  if (stoppedBy !== null) {
+    io.stderr(`tmas: [TMAS_INTERRUPTED] stopped by ${stoppedBy}: ${what}. The run is resumable with --resume.`);
+    return 130;
+  }
+  io.stderr(`tmas: internal error (please report it): ${what}`);
+  return 1;
 }
 
 /**
@@ -46,7 +62,8 @@ async function exitCodeOf(argv: string[], io: ProgramIo): Promise<number> {
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (thrown) {
     // Whatever reached here is read once, safely: a value from outside (a Proxy whose traps throw) must not crash the report of it.
-    const error = isErrorSafely(thrown) ? thrown : new Error(thrownText(thrown));
+    if (!isErrorSafely(thrown)) return nonErrorThrown(thrown, io);
+    const error = thrown;
     if (error instanceof CommanderError) {
       // Help and version exit 0; a flag error has already been printed by commander.
       return error.exitCode === 0 ? 0 : 2;

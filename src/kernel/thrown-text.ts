@@ -61,7 +61,38 @@ function kindOf(value: unknown): string {
  * THROWN_TEXT_CHARS characters, the rest counted. Never throws.
  */
 export function thrownText(value: unknown, limit = THROWN_TEXT_CHARS): string {
-  const text = readText(value) ?? `${kindOf(value)} whose message and text could not be read`;
+  return bounded(readText(value) ?? `${kindOf(value)} whose message and text could not be read`, limit);
+}
+
+/** `text`, its first `limit` characters and how many more. */
+function bounded(text: string, limit: number): string {
   if (text.length <= limit) return text;
   return `${text.slice(0, limit)}… (${text.length - limit} more characters)`;
+}
+
+/** `value` as JSON, null where it has none or writing it throws (a cycle, a BigInt, a toJSON or a Proxy trap that throws). */
+function jsonOf(value: unknown): string | null {
+  try {
+    const json: unknown = JSON.stringify(value);
+    return typeof json === 'string' ? json : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A thrown value that is not an Error, said with its kind, for a message: `the string "boom"`, `the number 42`,
+ * `undefined`, `an object {"code":7}`, or what thrownText says of one whose JSON says nothing. Where only its text
+ * was given, a thrown '42' read as a thrown 42, undefined as the word, and an object as its keys without their
+ * values. Bounded as thrownText is; never throws.
+ */
+export function describeNonError(value: unknown, limit = THROWN_TEXT_CHARS): string {
+  if (value === undefined || value === null) return String(value);
+  // The string cut before it is quoted: a thrown file's text is not written out whole to be cut.
+  if (typeof value === 'string') return `the string ${JSON.stringify(value.slice(0, limit))}${value.length > limit ? `… (${value.length - limit} more characters)` : ''}`;
+  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') return `the ${typeof value} ${String(value)}`;
+  if (typeof value === 'symbol') return `the symbol ${thrownText(value, limit)}`;
+  const json = typeof value === 'object' ? jsonOf(value) : null;
+  if (json === null || json === '{}') return thrownText(value, limit);
+  return `${Array.isArray(value) ? 'an array' : 'an object'} ${bounded(json, limit)}`;
 }

@@ -47,7 +47,7 @@ export interface RunJournal {
  */
 export async function readRunJournal(dir: string, whole?: string): Promise<RunJournal> {
   if (whole !== undefined) await requireFinishedRun(dir, whole);
-  const { store, manifest } = await openRun(dir, undefined, { journal: 'A plan would read its calls as none made' });
+  const { store, manifest } = await openRun(dir, undefined, { journal: { none: 'A plan would read its calls as none made', some: 'A plan would read them as calls not made' } });
   const calls: JournalCall[] = [];
   let problems: Array<{ id: string; judged: boolean }>;
   let done = 0;

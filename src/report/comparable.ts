@@ -128,10 +128,24 @@ function differing(a: unknown, b: unknown, path: string, out: string[]): string[
   return out;
 }
 
-/** The fields that differ between two runs' grading, each as `path: a vs b`. */
-export function gradingDifferences(a: Record<string, unknown> | null, b: Record<string, unknown> | null): string[] {
+/** How two runs were graded, in the words of the report's runs table (load.ts's gradingOf), `a`'s then `b`'s. */
+export type GradingWords = [string, string];
+
+/** A grading field that only a judge's grading has: where one run was graded by a judge and the other by the rule, each differs as a whole. */
+function judgeField(key: string): boolean {
+  return key.startsWith('judge') || key === 'sampling.judge';
+}
+
+/**
+ * The fields that differ between two runs' grading, each as `path: a vs b`. Where one was graded by a judge and the
+ * other by the rule, and `words` says how each was, that is one line in those words (`grading: judge m ×4 (T 0.6)
+ * vs rule`), not the judge block as JSON against null with its every field again.
+ */
+export function gradingDifferences(a: Record<string, unknown> | null, b: Record<string, unknown> | null, words?: GradingWords): string[] {
   if (a === null || b === null) return a === b ? [] : [`evaluation block: ${a === null ? 'absent' : 'present'} vs ${b === null ? 'absent' : 'present'} (a run made before metrics.json recorded it)`];
-  return differing(a, b, '', []);
+  if (words === undefined || a.grading === b.grading) return differing(a, b, '', []);
+  const rest = (fields: Record<string, unknown>) => Object.fromEntries(Object.entries(fields).filter(([key]) => key !== 'grading' && !judgeField(key)));
+  return [`grading: ${words[0]} vs ${words[1]}`, ...differing(rest(a), rest(b), '', [])];
 }
 
 /** The ids both bases hold whose question or reference answer differ (where both runs' stores say), with what differs. */
@@ -157,9 +171,9 @@ function namedIds(label: string, ids: string[]): string {
   return `; ${label}: ${shown}${ids.length > 5 ? `, … (${ids.length} in all)` : ''}`;
 }
 
-/** What sets basis `a` apart from basis `b`: grading fields, budget fields, problems (and problems of one id that are not one), T. */
-export function basisDifferences(a: ComparisonBasis, b: ComparisonBasis): string[] {
-  const out = gradingDifferences(a.grading, b.grading);
+/** What sets basis `a` apart from basis `b`: grading fields (`words`: how each was graded, see gradingDifferences), budget fields, problems (and problems of one id that are not one), T. */
+export function basisDifferences(a: ComparisonBasis, b: ComparisonBasis, words?: GradingWords): string[] {
+  const out = gradingDifferences(a.grading, b.grading, words);
   if (a.budget !== null && b.budget !== null) differing(a.budget, b.budget, '', out);
   const others = otherProblems(a, b);
   if (!isDeepStrictEqual(a.problems, b.problems) || others.length > 0) {
@@ -205,11 +219,12 @@ export function comparisonGroups(runs: ComparedRun[]): RunGroup[] {
   });
   const order = bases.map((_, i) => i).sort((a, b) => (members[b]?.length ?? 0) - (members[a]?.length ?? 0) || tieRank(runs, bases, members, a) - tieRank(runs, bases, members, b));
   const first = bases[order[0] ?? 0];
+  const firstRun = runs[members[order[0] ?? 0]?.[0] ?? 0];
   return order.map((i, rank) => {
     const basis = bases[i] as ComparisonBasis;
     const run = runs[members[i]?.[0] ?? 0];
     const stopped = basis.iterationsDone === null ? '' : ` (${basis.iterationsDone} done: not finished)`;
     const label = `graded by ${run?.grading ?? '?'} · ${basis.problems.length} problems · T=${basis.maxIterations ?? '?'}${stopped}`;
-    return { name: String.fromCharCode(65 + (rank % 26)), runs: members[i] ?? [], label, differences: rank === 0 || !first ? [] : basisDifferences(basis, first) };
+    return { name: String.fromCharCode(65 + (rank % 26)), runs: members[i] ?? [], label, differences: rank === 0 || !first ? [] : basisDifferences(basis, first, [run?.grading ?? '?', firstRun?.grading ?? '?']) };
   });
 }

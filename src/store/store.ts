@@ -31,6 +31,12 @@ export { describeForcedChange, iterationKey, keptIterations, problemRange, seqKe
 export { REPAIR_ADVICE } from './disk/damage.ts';
 export { STORE_FORMAT } from './store-format.ts';
 
+/** How many messages loggedCallKeys reads at a time. */
+const LOG_SCAN_BATCH = 1024;
+
+/** A reply's journal key as JSON writes it: `"call":{"key":"…"`, the string's escapes kept. */
+const CALL_KEY = /"call":\{"key":"((?:[^"\\]|\\.)*)"/g;
+
 /** An open store: the run's records, read and written (its sublevels and texts: stored-records.ts). */
 export class Store extends StoredRecords {
   private constructor(dir: string, db: Level<string, unknown>) {
@@ -208,6 +214,26 @@ export class Store extends StoredRecords {
   danglingRecords(options: { drop?: boolean } = {}): Promise<string[]> {
     const stored = (name: string) => checkDecodes(this.db.sublevel<string, unknown>(name, { valueEncoding: 'json' }), this.damageMet);
     return danglingRecords(this, { call: stored('calls'), message: stored('messages'), iteration: stored('iterations'), banks: stored('banks') }, options);
+  }
+
+  /**
+   * The journal keys the logged replies name (a `*.completed` message's `call.key`), a batch of messages at
+   * a time, in log order. Read from each message's stored text, never parsed: checking them all against the
+   * journal (repair/journal-check.ts) reads the whole log, which parsed cost ten times as much. A text a
+   * message holds cannot hold the pattern: its quotes are escaped in JSON.
+   */
+  async *loggedCallKeys(): AsyncGenerator<string[]> {
+    const raw = checkDecodes(this.db.sublevel<string, string>('messages', { valueEncoding: 'utf8' }), this.damageMet);
+    const iterator = raw.iterator({ ...batchedRange(), keys: false });
+    try {
+      for (;;) {
+        const entries = await iterator.nextv(LOG_SCAN_BATCH);
+        if (entries.length === 0) return;
+        yield entries.flatMap(([, text]) => [...(text ?? '').matchAll(CALL_KEY)].map((match) => JSON.parse(`"${match[1]}"`) as string));
+      }
+    } finally {
+      await iterator.close();
+    }
   }
 
   /** Reads every key of the store: LevelDB reads each table it holds, so a truncated or corrupted table fails here. Returns the number of entries. */

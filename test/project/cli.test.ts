@@ -214,3 +214,33 @@ describe('an unknown flag that holds the words of one of ours is named', () => {
     });
   }
 });
+
+// A value that is not an Error, thrown by code tmas does not own, reached the top wrapped in an Error of main.ts's:
+// 'Error: 42' (a string or a number?), 'Error: undefined', an object as its keys without their values, each with a
+// stack of main.ts, where it was caught. main's output is where such a value can be thrown into it from outside.
+describe('a thrown value that is not an Error, reaching the top', () => {
+  const revoked = Proxy.revocable({}, {});
+  revoked.revoke();
+  const cases: Array<[string, unknown, string]> = [
+    ['a string', 'boom', 'the string "boom"'],
+    ['a number', 42, 'the number 42'],
+    ['a number as a string', '42', 'the string "42"'],
+    ['undefined', undefined, 'undefined'],
+    ['an object', { code: 7, reason: 'over quota' }, 'an object {"code":7,"reason":"over quota"}'],
+    ['an object whose toString throws', { toString: () => { throw new Error('no text'); } }, 'an object with keys toString whose message and text could not be read'],
+    ['a revoked Proxy', revoked.proxy, 'an object whose message and text could not be read'],
+    ['a string of 50,000 characters', 'x'.repeat(50_000), `the string "${'x'.repeat(2000)}"… (48000 more characters)`],
+  ];
+  for (const [name, value, said] of cases) {
+    test(`${name}: one line saying what was thrown, bounded, exit 1`, async () => {
+      const { main } = await import('../../src/cli/main.ts');
+      const stderr: string[] = [];
+      const thrower = () => {
+        throw value;
+      };
+      const code = await main(['--version'], { stdout: thrower, stderr: (line) => stderr.push(line), stream: thrower });
+      expect(code).toBe(1);
+      expect(stderr).toEqual([`tmas: internal error (please report it): a value that is not an Error was thrown, ${said} (it carries no stack trace)`]);
+    });
+  }
+});

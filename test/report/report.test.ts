@@ -314,7 +314,8 @@ describe('tmas report', () => {
     expect(markdown).toMatch(/\| rule \(simulated\) \| [^|]+ \| rule: not comparable \(group B\) \|/);
     expect(markdown).toMatch(/\| older \(simulated\) \| [^|]+ \| judge simulated ×4 \(T 0\.6, top_p 0\.95\) \|/);
     expect(markdown).toContain('- group A: judged-a, judged-b, older: graded by judge simulated ×4 (T 0.6, top_p 0.95) · 2 problems · T=1\n');
-    expect(markdown).toMatch(/^- group B: rule: graded by rule · 2 problems · T=1; differs from A in \(here vs A\): grading: "rule" vs "judge"; judge: null vs \{"model":"simulated",/m);
+    // How each was graded, in the words of the runs table: before, the judge block as JSON against null, and judgePasses and sampling.judge again.
+    expect(markdown).toContain('- group B: rule: graded by rule · 2 problems · T=1; differs from A in (here vs A): grading: rule vs judge simulated ×4 (T 0.6, top_p 0.95)\n');
     expect(markdown).toMatch(/^- group C: other: graded by judge simulated ×4 \(T 0\.6, top_p 0\.95\) · 1 problems · T=2; differs from A in \(here vs A\): problems: 1 vs 2 \(1 in common; only there: p2\); T: 2 vs 1$/m);
     expect(markdown).toMatch(/^- group D: new-field: .*differs from A in \(here vs A\): judge\.temperature: 0 vs 0\.6; judgeReuse: "byte-identical" vs absent$/m);
 

@@ -4,6 +4,11 @@
  * a run that made no call: `tmas calls` printed nothing with exit 0, export
  * and plan said no call had completed, replay listed each call as a
  * divergence, and a fork sent (and paid for) every call again.
+ *
+ * A journal that lost some of its records (a table of them gone, or the
+ * records deleted) while the message log still holds the replies of those
+ * calls: the same commands read on as if nothing were missing (`tmas calls`
+ * listed the rest with exit 0, a fork sent them again, paid, without a word).
  */
 import { cp } from 'node:fs/promises';
 import path from 'node:path';
@@ -43,5 +48,48 @@ describe('a journal deleted, the rest of the store intact', () => {
       const read = await runCliInProcess(args);
       expect(read.code, `${args[0]}: ${read.stderr}`).toBe(0);
     }
+  }, 60_000);
+});
+
+/** Deletes the journal records of `count` calls of the run's, the first in key order; resolves their keys and how many the journal held. */
+async function loseCalls(run: string, count: number): Promise<{ lost: string[]; held: number }> {
+  const db = new Level<string, unknown>(path.join(run, 'store'), { valueEncoding: 'json' });
+  const calls = db.sublevel<string, unknown>('calls', { valueEncoding: 'json' });
+  const keys = await calls.keys().all();
+  const lost = keys.slice(0, count);
+  await calls.batch(lost.map((key) => ({ type: 'del' as const, key })));
+  await db.close();
+  return { lost, held: keys.length };
+}
+
+describe('a journal that lost some calls whose replies the message log holds', () => {
+  test('calls, export, replay, plan and fork refuse it (TMAS_STORE_DAMAGED, naming the run, how many, and tmas repair), nothing changes; once tmas repair notes the loss, they read on', async ({ dir, journaledRun }) => {
+    const run = path.join(dir, 'run');
+    await cp(journaledRun, run, { recursive: true });
+    const { lost, held } = await loseCalls(run, 3);
+    const before = await fileHashes(run);
+    const fork = path.join(dir, 'fork');
+    for (const args of [['calls', run], ['export', run, '--out', path.join(dir, 'export')], ['replay', run], ['plan', '--from', run], ['fork', run, '--output-file', fork]]) {
+      const tried = await runCliInProcess(args);
+      expect(tried.code, `${args[0]}: ${tried.stderr}`).toBe(2);
+      expect(tried.stderr, args[0]).toContain(`The store of ${run} is damaged: its message log holds the replies of 3 calls (of ${held} replies logged) that its journal does not hold`);
+      expect(tried.stderr.match(/\(the first: ([^)]+)\)/)?.[1], args[0]).toBeOneOf(lost);
+      expect(tried.stderr, args[0]).toMatch(/Nothing was changed\. Restore the run directory from a copy; or accept the loss with `tmas repair .*\[TMAS_STORE_DAMAGED\]/);
+    }
+    expect(await fileHashes(run)).toEqual(before);
+    expect(Object.keys(await fileHashes(dir)).filter((file) => file.startsWith('fork') || file.startsWith('export'))).toEqual([]);
+
+    const repaired = await runCliInProcess(['repair', run]);
+    expect(repaired.code, repaired.stderr).toBe(0);
+    expect(repaired.stdout).toContain('Its message log holds the replies of 3 calls its journal lost, which no repair brings back: noted as lost');
+    const listed = await runCliInProcess(['calls', run]);
+    expect(listed.code, listed.stderr).toBe(0);
+    for (const key of lost) expect(listed.stdout).not.toContain(key);
+
+    // A loss past what the repair noted is refused again.
+    await loseCalls(run, 1);
+    const again = await runCliInProcess(['calls', run]);
+    expect(again.code, again.stderr).toBe(2);
+    expect(again.stderr).toContain('its message log holds the replies of 4 calls');
   }, 60_000);
 });

@@ -1,39 +1,11 @@
-import { cp, mkdir, readdir, rm, symlink } from 'node:fs/promises';
+import { cp, readdir, rm, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
-import { fileHashes, finishedRunOfFile, runCliInProcess, smallProblems, test as base, writeProblems } from '../fixtures.ts';
+import { deepFolder, fileHashes, finishedRunOfFile, inFolder, runCliInProcess, smallProblems, test as base, writeProblems } from '../fixtures.ts';
 
 const test = base.extend<{ shallowRun: string }>({
   shallowRun: finishedRunOfFile('tmas-deep-path-', 2, ['--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '1']),
 });
-
-/**
- * A folder under `root` whose path is `length` bytes: made one folder of at most 250 bytes at a time,
- * each made from the one above by a relative path (mkdir of the whole path would be refused for its length).
- */
-async function deepFolder(root: string, length: number): Promise<string> {
-  let at = root;
-  while (at.length < length) {
-    const name = 'd'.repeat(Math.min(250, length - at.length - 1));
-    const parent = at;
-    // A relative path under the parent, as a process whose working directory is there would give it.
-    await inFolder(parent, () => mkdir(name));
-    at = `${parent}/${name}`;
-  }
-  return at;
-}
-
-/** `work` run with `dir` as the working directory, which holds folders deeper than an absolute path can name. */
-async function inFolder<T>(dir: string, work: () => Promise<T>): Promise<T> {
-  const before = process.cwd();
-  // chdir takes a path of any length where the system does, one folder at a time.
-  for (const step of path.relative(before, dir).split(path.sep)) process.chdir(step);
-  try {
-    return await work();
-  } finally {
-    process.chdir(before);
-  }
-}
 
 describe('a run directory whose path is too long for the files in it', () => {
   test(

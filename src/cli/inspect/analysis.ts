@@ -161,6 +161,11 @@ async function repair(dir: string, io: Io): Promise<void> {
   );
   if (report.unreadable.length > 0) io.stdout(`Blocks that failed their checksums were dropped, with the records they held: ${report.unreadable.join(', ')}.`);
   if (report.dropped.length > 0) io.stdout(`${report.dropped.length} records could not be read back (a text they referred to was lost, or they were not records tmas writes) and were dropped (the first: ${report.dropped[0]}).`);
+  if (report.callsLost > 0) {
+    io.stdout(
+      `Its message log holds the replies of ${report.callsLost} ${report.callsLost === 1 ? 'call' : 'calls'} its journal lost, which no repair brings back: noted as lost, so tmas calls, export, plan, replay and fork read the run without them; a resume or a fork sends again (and pays for) those of them it needs.`,
+    );
+  }
   if (!report.manifest) io.stdout('Without its manifest the run cannot be resumed: start it again in a new directory.');
   else if (report.unresumable !== null) io.stdout(`A resume would refuse it: ${report.unresumable}. Restore the run directory from a copy, or start the run again in a new directory.`);
   else io.stdout(`Continue with: tmas run --resume ${dir} (only calls the journal lost are issued again).`);

@@ -24,7 +24,7 @@ export async function runCallsCommand(
   options: CallFilters & { withReasoning?: boolean },
   write: (line: string) => Promise<void> | void,
 ): Promise<number> {
-  const { store, manifest } = await openRun(runDir, undefined, { journal: 'tmas calls would list none' });
+  const { store, manifest } = await openRun(runDir, undefined, { journal: { none: 'tmas calls would list none', some: 'tmas calls would list the others as if they were all' } });
   const filters: CallFilters = { problem: options.problem, iteration: options.iteration, role: options.role };
   let count = 0;
   try {

@@ -114,7 +114,7 @@ function parquetRows(file: OutputFile, advice: string) {
 /** Streams the run's records into the export's files. */
 async function writeRecords(runDir: string, outputs: { jsonl: OutputFile | null; parquet: OutputFile | null }, advice: string): Promise<ExportCounts> {
   // An export reads every generation: every block is checked first, so a corrupt one is named, never exported as other text.
-  const { store, manifest } = await openRun(runDir, undefined, { everyBlock: true, journal: 'An export would hold none of its generations' });
+  const { store, manifest } = await openRun(runDir, undefined, { everyBlock: true, journal: { none: 'An export would hold none of its generations', some: 'An export would leave their generations out' } });
   const counts: ExportCounts = { records: 0, bySource: {} };
   const parquet = outputs.parquet === null ? null : parquetRows(outputs.parquet, advice);
   try {

@@ -93,7 +93,7 @@ export async function prepareFork(dir: string, flags: RunFlags, command: Command
     const manifest = await readRunManifest(store);
     if (!manifest) throw new UserError('TMAS_RESUME', `${sourceDir} holds no tmas run to fork (no manifest in its store). Give the output directory of an earlier tmas run.`);
     checkJournalVersion(manifest, sourceDir);
-    await checkJournalHeld(sourceDir, store, 'A fork would send every one of its calls again, and pay for them');
+    await checkJournalHeld(sourceDir, store, { none: 'A fork would send every one of its calls again, and pay for them', some: 'A fork would send them again, and pay for them' });
     const problems = await store.loadProblems();
     const advice = 'A fork runs the problems of the run it comes from (kept in its store): leave --input-file out, or start a new run with tmas run.';
     if (flags.inputFile !== undefined) await checkSameProblems(flags, problems, sourceDir, advice);

@@ -6,6 +6,7 @@
  * settings of what the run is (src/settings/, PLANNED_RUN_SETTINGS, with the
  * strategies' flags) plus its own (src/settings/sections/plan.settings.ts).
  */
+import { lstatSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
@@ -21,6 +22,7 @@ import { readRunJournal, stoppedEarly, type RunJournal } from '../../plan/run-jo
 import { forecastTable } from '../../plan/table-forecast.ts';
 import { replayRuns } from '../../plan/what-if.ts';
 import { hasStore } from '../../store/repair/check.ts';
+import { pathTooLong } from '../../store/run-dir-path.ts';
 import type { Routing } from '../../gateway/dispatch/routing.ts';
 import type { Problem } from '../../input/problem.ts';
 import { PLAN_SETTINGS, PLANNED_RUN_SETTINGS } from '../../settings/configure/index.ts';
@@ -123,19 +125,40 @@ function replayedGateway(journal: RunJournal, flags: PlanFlags, command: Command
   };
 }
 
-/** The runs `--from DIR` names: DIR, or the runs in its folders (a table's methods, DIR/<strategy>). */
-async function journalsIn(dir: string): Promise<RunJournal[]> {
+/** Whether `folder` may hold a run's store: it has a store/, or whether it has one cannot be asked (its path too long). */
+function mayHoldStore(folder: string): boolean {
+  try {
+    lstatSync(path.join(folder, 'store'));
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ENOENT' && (error as NodeJS.ErrnoException).code !== 'ENOTDIR';
+  }
+}
+
+/**
+ * The runs `--from DIR` names: DIR, or the runs in its folders (a table's methods, DIR/<strategy>). A folder
+ * whose path leaves no room for a run's files is left out, with a warning naming it: it stopped the whole plan
+ * (TMAS_RUN_DIR), the other runs of the folder unplanned.
+ */
+async function journalsIn(dir: string, io: CliIo): Promise<RunJournal[]> {
   if (hasStore(dir)) return [await readRunJournal(dir, '--from')];
-  const folders = (await readdir(dir, { withFileTypes: true }).catch(() => [])).filter((entry) => entry.isDirectory() && hasStore(path.join(dir, entry.name)));
+  const entries = (await readdir(dir, { withFileTypes: true }).catch(() => [])).filter((entry) => entry.isDirectory());
+  const runs = entries.flatMap((entry) => {
+    const folder = path.join(dir, entry.name);
+    const tooLong = pathTooLong(folder, 'reads', 'It is left out of the plan: move it to a shorter path, or plan it alone through a link with a short name (ln -s DIR /tmp/run; tmas plan --from /tmp/run).');
+    if (tooLong === null) return hasStore(folder) ? [folder] : [];
+    if (mayHoldStore(folder)) io.stderr(`tmas plan: warning: ${tooLong}`);
+    return [];
+  });
   // No run here nor below: the error of a directory that holds none.
-  if (folders.length === 0) return [await readRunJournal(dir, '--from')];
-  return Promise.all(folders.map((entry) => readRunJournal(path.join(dir, entry.name), '--from')));
+  if (runs.length === 0) return [await readRunJournal(dir, '--from')];
+  return Promise.all(runs.map((run) => readRunJournal(run, '--from')));
 }
 
 /** `--from DIR`: the run's calls (or a table's, all at once) replayed under the servers and settings given. */
 async function replay(flags: PlanFlags, command: Command, io: CliIo): Promise<{ text: string; json: unknown }> {
   refuseRunSettings(command, '--from', REPLAYED_SETTINGS);
-  const journals = await journalsIn(flags.from as string);
+  const journals = await journalsIn(flags.from as string, io);
   const gateway = replayedGateway(journals[0] as RunJournal, flags, command);
   const runs = journals.map((journal) => ({ journal, strategy: strategyNamed(journal.config.loop.strategy), schedule: given(command, 'schedule') ? flags.schedule : journal.config.loop.schedule }));
   const { servers } = await serversOf(flags, gateway, io);

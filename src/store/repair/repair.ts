@@ -16,6 +16,7 @@ import { UserError } from '../../kernel/errors.ts';
 import { hasStore, openStoreView, whyNoStore } from './check.ts';
 import { requireOpenablePath } from '../run-dir-path.ts';
 import { lostLogTail } from './log-end-check.ts';
+import { CALLS_LOST, callsLost } from './journal-check.ts';
 import { manifestMismatch } from './manifest-check.ts';
 import { Store } from '../store.ts';
 import { markFailingBlocks, storeBlockDamage } from '../disk/block-check.ts';
@@ -35,6 +36,8 @@ export interface RepairReport {
   messages: number;
   /** Records dropped because a text they refer to was lost (their calls are issued again on resume). */
   dropped: string[];
+  /** Calls the message log's replies name that the journal lost (whole tables, or records dropped above): noted in the store, so that its readers read the run without them (journal-check.ts). */
+  callsLost: number;
   /** Table and log files with blocks or records that failed their checksums, which the repair dropped (block-check.ts). */
   unreadable: string[];
   /** Why a resume would still refuse the repaired store (its manifest is not its run's, manifest-check.ts), or null. */
@@ -142,12 +145,16 @@ export async function repairStore(runDir: string, now = new Date()): Promise<Rep
     const tail = await lostLogTail(store);
     if (tail !== null) gaps.push(tail);
     await store.manifest().put(MESSAGE_GAPS, gaps);
+    // No repair brings a lost call back: it is noted, so that the readers that refuse a journal short of its log read on.
+    const { lost } = await callsLost(store);
+    await store.manifest().put(CALLS_LOST, lost.size);
     // Read as known from here on too: the manifest's check below reads the first message, which may be past a gap.
     store.messageGaps = gaps;
     const mismatch = await manifestMismatch(runDir, store);
     return {
       unresumable: mismatch === null ? null : `the run manifest in ${runDir} is not the one its run wrote: ${mismatch.what}`,
       dropped,
+      callsLost: lost.size,
       unreadable,
       kept,
       manifest: (await store.getManifest()) !== undefined,
