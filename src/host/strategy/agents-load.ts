@@ -18,7 +18,8 @@ import { FROM_BUILD, modulePath, packagePath } from '../../kernel/package-root.t
 /** How long a module may take to load (its top-level code, its imports) before the run gives up on it. */
 export const AGENTS_LOAD_LIMIT_MS = 60_000;
 
-let selfImportRegistered = false;
+/** The registration below, once a process: begun by the first module loaded, awaited by any loaded meanwhile. */
+let selfImport: Promise<void> | undefined;
 let requireHookRegistered = false;
 
 /** The CommonJS resolver, which tsx also goes through for a `.ts` plugin it compiles as CommonJS. */
@@ -50,8 +51,12 @@ async function entryUrl(entry: string): Promise<string> {
  * the CommonJS that tsx makes of a `.ts` file outside an ESM package (Node 20
  * has no public hook for `require`, so its resolver is wrapped, for this one name).
  */
-async function resolveTmasToSelf(): Promise<void> {
-  if (selfImportRegistered) return;
+function resolveTmasToSelf(): Promise<void> {
+  selfImport ??= registerSelfImport();
+  return selfImport;
+}
+
+async function registerSelfImport(): Promise<void> {
   // The entry of the tree this runs from: the sources, or the build (src/build.mjs), never a mix of both.
   const entry = modulePath('src/index.ts');
   // XState too, from tmas's own folder where the module has no copy of its own (self-import.hooks.mjs says why).
@@ -71,7 +76,6 @@ async function resolveTmasToSelf(): Promise<void> {
       return resolveFilename.call(cjs, request, runtimeParent, false);
     }
   };
-  selfImportRegistered = true;
 }
 
 /**
