@@ -11,7 +11,6 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Tokenizer } from '@huggingface/tokenizers';
-import { addedTokensFast } from './hf-added-tokens.ts';
 import { byteLevelFast } from './hf-byte-level.ts';
 import { withConfigTokens } from './hf-config-tokens.ts';
 import { mergeLongWordsFast } from './hf-long-words.ts';
@@ -68,7 +67,6 @@ export function loadHfTokenizer(file: string): Tokenizer {
   wordPieceFast(tokenizer.model);
   unigramWithoutSpread(tokenizer.model);
   byteLevelFast(tokenizer.pre_tokenizer);
-  addedTokensFast(tokenizer);
   return tokenizer;
 }
 
