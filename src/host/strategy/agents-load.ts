@@ -35,8 +35,9 @@ const SELF_NAMESPACE = 'tmas-self';
  * The URL `tmas` resolves to. The build's entry is JavaScript, imported as it is. The sources' entry is
  * TypeScript, which each module's scoped import (a namespace of its own, below) would otherwise compile again
  * with everything it imports, as a copy of tmas for that module alone: about half a second of CPU time for
- * every module loaded, and a process that loads many (the tests) spent most of its time so. The URL carries
- * one namespace of its own, which a scoped import leaves as it is and one tsx registration compiles, once.
+ * every module loaded, paid over and over by a process that loads many (the tests). The URL carries one
+ * namespace of its own in the query tsx marks namespaces by (`tsx-namespace`), which a scoped import leaves
+ * as it is and one tsx registration compiles, once.
  */
 async function entryUrl(entry: string): Promise<string> {
   const url = pathToFileURL(entry).href;
