@@ -26,8 +26,8 @@ import { readJournal, readLog, smallProblems, test, writeProblems } from '../fix
 /** Small settings every strategy accepts; each strategy's own flags keep their defaults. */
 const SETTINGS = ['--no-proof', '--n-candidates', '2', '--n-verifications', '2', '--max-iterations', '2', '--judge-passes', '1', '--concurrency', '8'];
 /**
- * Save majority's width: its 64 samples a problem by default are 64 calls alike, each judged, run three times
- * over (whole, stopped, resumed) for what 8 show as well.
+ * The one own flag not left at its default, majority's width: its 64 samples a problem are 64 calls alike, each
+ * judged, run three times over (whole, stopped, resumed) for what 8 show as well.
  */
 const OWN: Record<string, string[]> = { majority: ['--samples', '8'] };
 const QUIET = { stdout: () => {}, stderr: () => {} };
