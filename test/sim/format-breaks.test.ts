@@ -18,7 +18,13 @@ import { readJournal, runInProcess, smallProblems, test, writeProblems, runCliIn
 /** The share of replies the simulator breaks. */
 const RATE = 0.3;
 const PROBLEMS = smallProblems(12);
-const SMALL = ['--no-proof', '--no-stream', '--model-name', 'tmas-sim', '--judge-passes', '0', '--concurrency', '32'];
+/**
+ * A reply the mode cuts off runs on to the completion limit and is cut there: at what the window leaves (up to
+ * some 100,000 tokens) each such reply cost a count, a journal entry and a log line of hundreds of kilobytes.
+ * 1,500 tokens is 25 times a simulated reply, and a cut still ends at the limit (finish reason `length`), which is
+ * what makes it unusable.
+ */
+const SMALL = ['--no-proof', '--no-stream', '--model-name', 'tmas-sim', '--judge-passes', '0', '--concurrency', '32', '--completion-max-tokens', '1500'];
 let sim: SimServer;
 
 beforeAll(async () => {

@@ -307,8 +307,12 @@ describe('the accuracy model shows the loop dynamics', () => {
     let plain = 0;
     let withTrue = 0;
     let withFalse = 0;
+    // 100 problems, 200 draws of each kind (the simulator's draws are seeded: the same figures every run). Plain, true
+    // and false are right 46%, 70.5% and 48.5% of the time (47%, 67% and 44% over all 200 problems, at twice the
+    // calls): the two differences clear their bounds by 14.5 and 7 points, as by 10 and 8 over 200.
+    const sample = PROBLEMS.slice(0, 100);
     await Promise.all(
-      PROBLEMS.map(async (problem) => {
+      sample.map(async (problem) => {
         const request = (rollouts: Rollout[]): MessageOf<'experience.requested'> => ({
           type: 'experience.requested',
           ...base_,
@@ -331,7 +335,7 @@ describe('the accuracy model shows the loop dynamics', () => {
         }
       }),
     );
-    const draws = PROBLEMS.length * 2;
+    const draws = sample.length * 2;
     // Base accuracy is about one half; a true conclusion adds about 2 logits, a false one takes about 0.6 away.
     expect(plain / draws).toBeGreaterThan(0.25);
     expect(plain / draws).toBeLessThan(0.75);

@@ -25,6 +25,11 @@ import { readJournal, readLog, smallProblems, test, writeProblems } from '../fix
 
 /** Small settings every strategy accepts; each strategy's own flags keep their defaults. */
 const SETTINGS = ['--no-proof', '--n-candidates', '2', '--n-verifications', '2', '--max-iterations', '2', '--judge-passes', '1', '--concurrency', '8'];
+/**
+ * The one own flag not left at its default, majority's width: its 64 samples a problem are 64 calls alike, each
+ * judged, run three times over (whole, stopped, resumed) for what 8 show as well.
+ */
+const OWN: Record<string, string[]> = { majority: ['--samples', '8'] };
 const QUIET = { stdout: () => {}, stderr: () => {} };
 const SECRETS = Object.fromEntries(ENDPOINT_SLOTS.map((slot) => [slot, 'EMPTY'])) as Secrets;
 
@@ -75,7 +80,7 @@ describe.each(Object.values(STRATEGIES).map((strategy) => [strategy.name, strate
   test('completes T iterations with the calls it declares, resumes after an interruption paying for no call twice, replays as identical and exports', async ({ dir }) => {
     const input = await writeProblems(dir, smallProblems(2));
     const full = path.join(dir, 'full');
-    const base = ['--input-file', input, '--strategy', name, ...SETTINGS];
+    const base = ['--input-file', input, '--strategy', name, ...SETTINGS, ...(OWN[name] ?? [])];
 
     // Uninterrupted: every problem has a result line per iteration, and the declared calls were made.
     const whole = await run([...base, '--output-file', full]);

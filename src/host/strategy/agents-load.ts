@@ -18,7 +18,9 @@ import { FROM_BUILD, modulePath, packagePath } from '../../kernel/package-root.t
 /** How long a module may take to load (its top-level code, its imports) before the run gives up on it. */
 export const AGENTS_LOAD_LIMIT_MS = 60_000;
 
-let selfImportRegistered = false;
+/** The registration below, once a process: begun by the first module loaded, awaited by any loaded meanwhile. */
+let selfImport: Promise<void> | undefined;
+let requireHookRegistered = false;
 
 /** The CommonJS resolver, which tsx also goes through for a `.ts` plugin it compiles as CommonJS. */
 type CjsResolver = (request: string, ...rest: unknown[]) => string;
@@ -26,19 +28,41 @@ type CjsResolver = (request: string, ...rest: unknown[]) => string;
 /** The resolve hook's own module: a JavaScript file of this tree, the parent tsx is told a plugin is imported from. */
 const HOOKS = 'src/host/self-import.hooks.mjs';
 
+/** The tsx namespace the sources' entry is compiled in, for every module loaded in this process. */
+const SELF_NAMESPACE = 'tmas-self';
+
+/**
+ * The URL `tmas` resolves to. The build's entry is JavaScript, imported as it is. The sources' entry is
+ * TypeScript, which each module's scoped import (a namespace of its own, below) would otherwise compile again
+ * with everything it imports, as a copy of tmas for that module alone: about half a second of CPU time for
+ * every module loaded, paid over and over by a process that loads many (the tests). The URL carries one
+ * namespace of its own in the query tsx marks namespaces by (`tsx-namespace`), which a scoped import leaves
+ * as it is and one tsx registration compiles, once.
+ */
+async function entryUrl(entry: string): Promise<string> {
+  const url = pathToFileURL(entry).href;
+  if (FROM_BUILD) return url;
+  (await import('tsx/esm/api')).register({ namespace: SELF_NAMESPACE });
+  return `${url}?tsx-namespace=${SELF_NAMESPACE}`;
+}
+
 /**
  * Lets a plugin `import { defineAgents } from 'tmas'` (and `import { setup } from 'xstate'`, for a machine
  * of its own) from anywhere: the name resolves to this checkout's entry (and, where the module has none of its own, its XState), for ES modules (a resolve hook) and for
  * the CommonJS that tsx makes of a `.ts` file outside an ESM package (Node 20
  * has no public hook for `require`, so its resolver is wrapped, for this one name).
  */
-function resolveTmasToSelf(): void {
-  if (selfImportRegistered) return;
+function resolveTmasToSelf(): Promise<void> {
+  selfImport ??= registerSelfImport();
+  return selfImport;
+}
+
+async function registerSelfImport(): Promise<void> {
   // The entry of the tree this runs from: the sources, or the build (src/build.mjs), never a mix of both.
   const entry = modulePath('src/index.ts');
   // XState too, from tmas's own folder where the module has no copy of its own (self-import.hooks.mjs says why).
   const runtime = packagePath('package.json');
-  register(pathToFileURL(packagePath(HOOKS)), { data: { entry: pathToFileURL(entry).href, runtime: pathToFileURL(runtime).href } });
+  register(pathToFileURL(packagePath(HOOKS)), { data: { entry: await entryUrl(entry), runtime: pathToFileURL(runtime).href } });
   const cjs = Module as unknown as { _resolveFilename: CjsResolver; _nodeModulePaths: (from: string) => string[] };
   const resolveFilename = cjs._resolveFilename;
   // Resolved as if required by tmas's package.json, through the resolver itself (createRequire's resolve would come back here).
@@ -53,7 +77,6 @@ function resolveTmasToSelf(): void {
       return resolveFilename.call(cjs, request, runtimeParent, false);
     }
   };
-  selfImportRegistered = true;
 }
 
 /**
@@ -71,7 +94,11 @@ async function importModule(file: string): Promise<Record<string, unknown>> {
   const typescript = /\.[cm]?tsx?$/.test(file);
   // tsx is loaded only here: every run would otherwise pay its load time without a plugin to compile.
   // From the sources, `require('tmas')` of a CommonJS module reaches the TypeScript entry: tsx's require hook reads it.
-  if (!FROM_BUILD && !typescript) (await import('tsx/cjs/api')).register();
+  if (!FROM_BUILD && !typescript && !requireHookRegistered) {
+    (await import('tsx/cjs/api')).register();
+    // Once a process: each registration wraps the require hook again, and every later require went through all of them.
+    requireHookRegistered = true;
+  }
   if (typescript || !FROM_BUILD) {
     const parentURL = pathToFileURL(packagePath(HOOKS)).href;
     // A JavaScript module reads no tsconfig: one with allowJs (tmas's own, the working directory's) had tsx try the .ts first.
@@ -109,7 +136,7 @@ export async function loadAgentsModule(file: string, options: { limitMs?: number
   await stat(file).catch((error: NodeJS.ErrnoException) => {
     throw new UserError('TMAS_AGENTS', `${where} cannot be read: ${error.code ?? error.message}. Give the path of a .ts or .js module.`, { cause: error });
   });
-  resolveTmasToSelf();
+  await resolveTmasToSelf();
   let module: Record<string, unknown>;
   try {
     module = await withinLimit(importModule(file), options.limitMs ?? AGENTS_LOAD_LIMIT_MS, where);
