@@ -105,13 +105,14 @@ function filterName(filter: unknown): string {
 }
 
 class Jinja2Interpreter extends Interpreter {
-  private readonly budget = new RenderBudget();
+  private readonly budget: RenderBudget;
   private readonly calls = new CallDepth();
   /** Characters printed so far (a macro's or a set block's counted where made and again where printed: an upper bound). */
   private printed = 0;
 
-  constructor(environment: Environment, private readonly dialect: Jinja2Dialect) {
+  constructor(environment: Environment, private readonly dialect: Jinja2Dialect, seconds?: number) {
     super(environment);
+    this.budget = new RenderBudget(seconds);
   }
 
   override evaluate(node: Node | undefined, environment: Environment): Value {
@@ -377,8 +378,9 @@ function keepMarkup(source: Value, result: Value): Value {
  * globals, but `range` bounded and without `strftime_now`, which jinja2 lacks
  * (template-divergence.ts refuses it before the run); in the transformers
  * dialect, with transformers' globals, tojson and sandbox (transformers-environment.ts).
+ * `limits.seconds`: how long it may run (MAX_RENDER_SECONDS when absent).
  */
-export function renderAsJinja2(template: Template, variables: Record<string, unknown>, dialect: Jinja2Dialect = 'jinja2'): string {
+export function renderAsJinja2(template: Template, variables: Record<string, unknown>, dialect: Jinja2Dialect = 'jinja2', limits: { seconds?: number } = {}): string {
   const environment = new Environment();
   const globals: Record<string, unknown> = { false: false, true: true, none: null, False: false, True: true, None: null, range: boundedRange };
   globals['joiner'] = joiner;
@@ -393,7 +395,7 @@ export function renderAsJinja2(template: Template, variables: Record<string, unk
     programs.set(template, program);
   }
   try {
-    return String(new Jinja2Interpreter(environment, dialect).run(program).value);
+    return String(new Jinja2Interpreter(environment, dialect, limits.seconds).run(program).value);
   } catch (error) {
     throw error instanceof RangeError && /Maximum call stack/.test(error.message) ? valueTooDeep(error) : error;
   }

@@ -37,7 +37,12 @@ export class TemplateBoundError extends Error {
 /** The steps one render has taken and the time it has run, checked at each step. */
 export class RenderBudget {
   private steps = 0;
-  private readonly deadline = performance.now() + MAX_RENDER_SECONDS * 1000;
+  private readonly deadline: number;
+
+  /** `seconds`: how long the render may run, MAX_RENDER_SECONDS unless a caller (a test of the bound itself) says less. */
+  constructor(private readonly seconds = MAX_RENDER_SECONDS) {
+    this.deadline = performance.now() + seconds * 1000;
+  }
 
   /** One more step: a TemplateBoundError past MAX_STEPS or MAX_RENDER_SECONDS. */
   step(): void {
@@ -45,7 +50,7 @@ export class RenderBudget {
       throw new TemplateBoundError(`the template took more than ${MAX_STEPS.toLocaleString('en-US')} steps (expressions and loop passes) for one prompt, so it was stopped: a "for" loop over millions of items, loops nested too deep, or hundreds of thousands of tags`);
     }
     if (performance.now() > this.deadline) {
-      throw new TemplateBoundError(`the template ran for more than ${MAX_RENDER_SECONDS} seconds for one prompt (${this.steps.toLocaleString('en-US')} steps), so it was stopped: a loop whose every pass works on a long text or a large list (a search, a filter or a comparison of millions of characters or items)`);
+      throw new TemplateBoundError(`the template ran for more than ${this.seconds} ${this.seconds === 1 ? 'second' : 'seconds'} for one prompt (${this.steps.toLocaleString('en-US')} steps), so it was stopped: a loop whose every pass works on a long text or a large list (a search, a filter or a comparison of millions of characters or items)`);
     }
   }
 }
