@@ -8,7 +8,6 @@ import { TmasError } from '../src/kernel/errors.ts';
 import type { MessageOf } from '../src/kernel/protocol.ts';
 import { postNotProvided, type PostParams } from './post.ts';
 import type { ProblemInput } from './contract.ts';
-import { ROLE_SHARDS, roleShardId } from '../src/kernel/routes.ts';
 import type { RoleOptions } from './role.machine.ts';
 
 export interface RunInput {
@@ -74,14 +73,9 @@ export const runMachine = setup({
     running: {
       entry: [
         enqueueActions(({ context, enqueue }) => {
-          for (const role of context.roles) {
-            // Role machines are provided by name, so their names are not known to the types here.
-            // Several actors per role (see ROLE_SHARDS): the bus delivers each request to one of them.
-            for (let shard = 0; shard < ROLE_SHARDS; shard++) {
-              const id = roleShardId(`role:${role}`, shard);
-              enqueue.spawnChild(role as 'problem', { id, systemId: id, input: context.roleOptions as never });
-            }
-          }
+          // Role machines are provided by name, so their names are not known to the types here. Each is provided
+          // as the group of its shards (role-shards.ts): the bus delivers each request to one of them.
+          for (const role of context.roles) enqueue.spawnChild(role as 'problem', { id: `shards:${role}`, input: context.roleOptions as never });
           enqueue({
             type: 'post',
             params: {

@@ -33,24 +33,28 @@ const BASE64URL = (() => {
 /** A digest's characters: 22 of 6 bits, of which the first 128 bits are kept. */
 const DIGEST_CHARS = 22;
 
+/** Frames a set starts with; it doubles them as it fills, up to its bound. */
+const FIRST_FRAMES = 1024;
+
 export class DigestSet {
   /** Four 32-bit words per frame: the digest's first 128 bits. */
-  private readonly words: Uint32Array;
-  private readonly marked: Uint8Array;
+  private words: Uint32Array;
+  private marked: Uint8Array;
   /** Frame + 1 per slot, 0 when empty. */
-  private readonly index: Int32Array;
-  private readonly mask: number;
+  private index: Int32Array;
+  private mask: number;
   private readonly key = new Uint32Array(4);
+  /** Frames allocated so far. Allocated whole at once, the bound (2^17) cost 3.2 MB zeroed per set, several per store opened, for runs that keep a few hundred digests. */
+  private capacity: number;
   private count = 0;
   private hand = 0;
 
   constructor(private readonly frames: number) {
-    this.words = new Uint32Array(4 * frames);
-    this.marked = new Uint8Array(frames);
-    let slots = 2;
-    while (slots < 2 * frames) slots *= 2;
-    this.index = new Int32Array(slots);
-    this.mask = slots - 1;
+    this.capacity = Math.min(frames, FIRST_FRAMES);
+    this.words = new Uint32Array(4 * this.capacity);
+    this.marked = new Uint8Array(this.capacity);
+    this.index = new Int32Array(slotsFor(this.capacity));
+    this.mask = this.index.length - 1;
   }
 
   /** Whether `digest` is held; a digest found is marked as used. */
@@ -65,12 +69,31 @@ export class DigestSet {
   /** Holds `digest`, letting the least recently used go when full. A string that is not a digest is not held. */
   add(digest: string): void {
     if (!this.read(digest) || this.find() >= 0) return;
-    const frame = this.count < this.frames ? this.count++ : this.evict();
+    if (this.count === this.capacity && this.capacity < this.frames) this.grow();
+    const frame = this.count < this.capacity ? this.count++ : this.evict();
     this.words.set(this.key, 4 * frame);
     this.marked[frame] = 0;
     let slot = (this.key[0] as number) & this.mask;
     while (this.index[slot] !== 0) slot = (slot + 1) & this.mask;
     this.index[slot] = frame + 1;
+  }
+
+  /** Doubles the frames (up to the bound), the digests held kept in theirs, and indexes them again in an index twice as large. */
+  private grow(): void {
+    this.capacity = Math.min(this.frames, 2 * this.capacity);
+    const words = new Uint32Array(4 * this.capacity);
+    words.set(this.words);
+    this.words = words;
+    const marked = new Uint8Array(this.capacity);
+    marked.set(this.marked);
+    this.marked = marked;
+    this.index = new Int32Array(slotsFor(this.capacity));
+    this.mask = this.index.length - 1;
+    for (let frame = 0; frame < this.count; frame++) {
+      let slot = (this.words[4 * frame] as number) & this.mask;
+      while (this.index[slot] !== 0) slot = (slot + 1) & this.mask;
+      this.index[slot] = frame + 1;
+    }
   }
 
   /** Decodes a digest's first 128 bits into `key`, most significant first; false for a string that is not a digest. */
@@ -138,4 +161,11 @@ export class DigestSet {
     }
     this.index[hole] = 0;
   }
+}
+
+/** Index slots for `frames`: a power of two at least twice as many, so that the index is at most half full. */
+function slotsFor(frames: number): number {
+  let slots = 2;
+  while (slots < 2 * frames) slots *= 2;
+  return slots;
 }

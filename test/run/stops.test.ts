@@ -12,15 +12,8 @@ import { describe, expect } from 'vitest';
 import { loadProblems } from '../../src/input/problems.ts';
 import { startSimServer } from '../../src/sim/server.ts';
 import { SIM_ROLES } from '../../machines/strategies/sim-roles.ts';
+import { requestLogReader } from '../request-log.ts';
 import { expectOutputsOfStore, runCli, runCliInProcess, runInProcess, smallProblems, startCli, startSwitchableProxy, test, until, writeProblems } from '../fixtures.ts';
-
-/** The roles of the requests the simulator logged so far (whole lines only). */
-async function loggedRoles(file: string): Promise<string[]> {
-  if (!existsSync(file)) return [];
-  const lines = (await readFile(file, 'utf8')).split('\n');
-  lines.pop();
-  return lines.filter(Boolean).map((line) => (JSON.parse(line) as { role: string }).role);
-}
 
 /** What a run's metrics.json says of the gateway, the attempts its endpoints answered, and the calls its last process issued. */
 async function gatewayOf(run: string) {
@@ -40,9 +33,12 @@ describe('one Ctrl-C', () => {
     try {
       const common = ['--input-file', problems, '--base-url', sim.url, '--no-proof', '--n-candidates', '3', '--n-verifications', '2', '--max-iterations', '2', '--concurrency', '8'];
       const run = path.join(dir, 'run');
+      // The roles of the requests the simulator logged so far (whole lines only).
+      const requests = requestLogReader<{ role: string }>(requestLog);
+      const loggedRoles = async () => (await requests()).map(({ role }) => role);
       const live = startCli(['run', ...common, '--output-file', run]);
       // Iteration 1's solutions are asked for once a problem finished iteration 0.
-      await until(async () => (await loggedRoles(requestLog)).filter((role) => role === 'solution').length > 3 * 3 + 1, live.child);
+      await until(async () => (await loggedRoles()).filter((role) => role === 'solution').length > 3 * 3 + 1, live.child);
       live.child.kill('SIGINT');
       expect(await live.exited).toBe(130);
       expect(live.stderr()).not.toMatch(/took over|internal error/);
@@ -50,9 +46,9 @@ describe('one Ctrl-C', () => {
       const first = await gatewayOf(run);
 
       // A resume killed outright once it has sent a few calls: it writes nothing, its count included.
-      const sentBefore = (await loggedRoles(requestLog)).length;
+      const sentBefore = (await loggedRoles()).length;
       const killed = startCli(['run', '--resume', run]);
-      await until(async () => (await loggedRoles(requestLog)).length > sentBefore + 5, killed.child);
+      await until(async () => (await loggedRoles()).length > sentBefore + 5, killed.child);
       killed.child.kill('SIGKILL');
       await killed.exited;
 

@@ -8,6 +8,7 @@ import { createActor, fromPromise, type Actor, type AnyActorLogic } from 'xstate
 import type { DedupBanksInput, DedupBanksOutput, ProblemInput, SaveIterationInput, SaveIterationOutput } from '../../../machines/contract.ts';
 import { judgeMachine } from '../../../machines/roles/judge.role.ts';
 import { runMachine } from '../../../machines/run.machine.ts';
+import { roleShards } from '../../../machines/role-shards.ts';
 import { callLlmWith } from '../../../machines/start-call.ts';
 import type { Strategy } from '../../../machines/strategies/index.ts';
 import type { Pool } from '../../pool/pool.ts';
@@ -53,7 +54,7 @@ export function createRunActor(
   const roleImplementations = { actors: { llm }, actions: { post, callLlm: callLlmWith(llm) } };
   // Grading is a stage every strategy's candidates pass through: the judge is a role of every run.
   const strategyRoles = { judge: judgeMachine, ...strategy.roles };
-  const roles = Object.fromEntries(Object.entries(strategyRoles).map(([name, role]) => [name, role.provide(roleImplementations as never)]));
+  const roles = Object.fromEntries(Object.entries(strategyRoles).map(([name, role]) => [name, roleShards(name, role.provide(roleImplementations as never))]));
   const machine = runMachine.provide({
     actions: { post },
     actors: {

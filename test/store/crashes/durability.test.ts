@@ -1,5 +1,4 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parquetReadObjects } from 'hyparquet';
@@ -11,6 +10,7 @@ import { startSimServer } from '../../../src/sim/server.ts';
 import { SIM_ROLES } from '../../../machines/strategies/sim-roles.ts';
 import { BIN, REPO, runCli, runCliInProcess, runInProcess, smallProblems, test, writeProblems } from '../../fixtures.ts';
 import { mountSmallDisk, NO_TMPFS } from './tmpfs.ts';
+import { requestLogReader } from '../../request-log.ts';
 
 interface LoggedRequest {
   at: number;
@@ -19,21 +19,13 @@ interface LoggedRequest {
   status: number | null;
 }
 
-async function requests(file: string): Promise<LoggedRequest[]> {
-  if (!existsSync(file)) return [];
-  // The sim may be mid-way through a line: only whole lines (ending in a newline) are read.
-  const lines = (await readFile(file, 'utf8')).split('\n');
-  lines.pop();
-  return lines.filter(Boolean).map((line) => JSON.parse(line) as LoggedRequest);
-}
-
 /** Runs `tmas` and SIGKILLs it once `when` holds for the request log; resolves when it is dead. */
-async function runUntilKilled(args: string[], requestLog: string, when: (log: LoggedRequest[]) => boolean): Promise<void> {
+async function runUntilKilled(args: string[], requests: () => Promise<readonly LoggedRequest[]>, when: (log: readonly LoggedRequest[]) => boolean): Promise<void> {
   const child = spawn(process.execPath, [BIN, ...args], { cwd: REPO, stdio: 'ignore' });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   for (;;) {
     if (child.exitCode !== null) throw new Error('the run finished before the kill point');
-    if (when(await requests(requestLog))) break;
+    if (when(await requests())) break;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   child.kill('SIGKILL');
@@ -57,7 +49,7 @@ async function storeContents(runDir: string) {
   }
 }
 
-const count = (role: string) => (log: LoggedRequest[]) => log.filter((r) => r.role === role).length;
+const count = (role: string) => (log: readonly LoggedRequest[]) => log.filter((r) => r.role === role).length;
 
 describe('durable runs', () => {
   test('SIGKILL during solutions, verifications and a bank update, resumed each time, gives the results and banks of an uninterrupted run and re-issues no completed call', async ({ dir }) => {
@@ -67,24 +59,25 @@ describe('durable runs', () => {
     // The simulator in this process, as tmas sim-server starts one: what is killed is the run.
     const sim = await startSimServer({ problems: await loadProblems(problems), roles: SIM_ROLES, latency: { medianMs: 40, p99Ms: 200 }, requestLog });
     try {
-      const common = ['--input-file', problems, '--base-url', sim.url, '--no-proof', '--n-candidates', '4', '--n-verifications', '2', '--max-iterations', '3', '--concurrency', '6', '--seed', '3'];
+      const common = ['--input-file', problems, '--base-url', sim.url, '--no-proof', '--n-candidates', '4', '--n-verifications', '2', '--max-iterations', '2', '--concurrency', '6', '--seed', '3'];
       // The reference, uninterrupted: in this process (the kills below are what needs a process of its own).
       await runInProcess([...common, '--output-file', path.join(dir, 'clean')]);
-      const cleanRequests = (await requests(requestLog)).length;
+      const requests = requestLogReader<LoggedRequest>(requestLog);
+      const cleanRequests = (await requests()).length;
 
       const run = path.join(dir, 'killed');
       const resume = ['run', '--resume', run];
-      const afterClean = (log: LoggedRequest[]) => log.slice(cleanRequests);
+      const afterClean = (log: readonly LoggedRequest[]) => log.slice(cleanRequests);
       // 1: while the first solutions are being written.
-      await runUntilKilled(['run', ...common, '--output-file', run], requestLog, (log) => count('solution')(afterClean(log)) >= 10);
+      await runUntilKilled(['run', ...common, '--output-file', run], requests, (log) => count('solution')(afterClean(log)) >= 10);
       // 2: while verifications run.
-      let mark = (await requests(requestLog)).length;
-      await runUntilKilled(resume, requestLog, (log) => count('verification')(log.slice(mark)) >= 20);
+      let mark = (await requests()).length;
+      await runUntilKilled(resume, requests, (log) => count('verification')(log.slice(mark)) >= 20);
       // 3: while the experience and guideline agents evolve the banks.
-      mark = (await requests(requestLog)).length;
-      await runUntilKilled(resume, requestLog, (log) => count('experience')(log.slice(mark)) >= 3);
+      mark = (await requests()).length;
+      await runUntilKilled(resume, requests, (log) => count('experience')(log.slice(mark)) >= 3);
       const journaledBeforeLastResume = new Set((await storeContents(run)).seeds);
-      mark = (await requests(requestLog)).length;
+      mark = (await requests()).length;
       const finished = await runCliInProcess(resume);
       expect(finished.code, finished.stderr).toBe(0);
       expect(finished.stdout).toMatch(/answered from the journal/);
@@ -100,7 +93,7 @@ describe('durable runs', () => {
       expect(killedStore.banks).toEqual(cleanStore.banks);
       expect(killedStore.seeds.sort()).toEqual(cleanStore.seeds.sort());
       // No call that was journaled before the last resume went to the server again.
-      const reissued = (await requests(requestLog)).slice(mark).filter((r) => r.seed !== null && journaledBeforeLastResume.has(r.seed));
+      const reissued = (await requests()).slice(mark).filter((r) => r.seed !== null && journaledBeforeLastResume.has(r.seed));
       expect(reissued).toEqual([]);
     } finally {
       await sim.close();
