@@ -105,14 +105,12 @@ function filterName(filter: unknown): string {
 }
 
 class Jinja2Interpreter extends Interpreter {
-  private readonly budget: RenderBudget;
   private readonly calls = new CallDepth();
   /** Characters printed so far (a macro's or a set block's counted where made and again where printed: an upper bound). */
   private printed = 0;
 
-  constructor(environment: Environment, private readonly dialect: Jinja2Dialect, seconds?: number) {
+  constructor(environment: Environment, private readonly dialect: Jinja2Dialect, private readonly budget: RenderBudget) {
     super(environment);
-    this.budget = new RenderBudget(seconds);
   }
 
   override evaluate(node: Node | undefined, environment: Environment): Value {
@@ -395,7 +393,7 @@ export function renderAsJinja2(template: Template, variables: Record<string, unk
     programs.set(template, program);
   }
   try {
-    return String(new Jinja2Interpreter(environment, dialect, limits.seconds).run(program).value);
+    return String(new Jinja2Interpreter(environment, dialect, new RenderBudget(limits.seconds)).run(program).value);
   } catch (error) {
     throw error instanceof RangeError && /Maximum call stack/.test(error.message) ? valueTooDeep(error) : error;
   }

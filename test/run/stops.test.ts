@@ -12,7 +12,7 @@ import { describe, expect } from 'vitest';
 import { loadProblems } from '../../src/input/problems.ts';
 import { startSimServer } from '../../src/sim/server.ts';
 import { SIM_ROLES } from '../../machines/strategies/sim-roles.ts';
-import { requestLogReader } from '../request-log.ts';
+import { requestLogReader } from '../store/crashes/request-log.ts';
 import { expectOutputsOfStore, runCli, runCliInProcess, runInProcess, smallProblems, startCli, startSwitchableProxy, test, until, writeProblems } from '../fixtures.ts';
 
 /** What a run's metrics.json says of the gateway, the attempts its endpoints answered, and the calls its last process issued. */

@@ -13,7 +13,7 @@ import { describe, expect } from 'vitest';
 import { loadProblems } from '../../../src/input/problems.ts';
 import { startSimServer } from '../../../src/sim/server.ts';
 import { SIM_ROLES } from '../../../machines/strategies/sim-roles.ts';
-import { requestLogReader } from '../../request-log.ts';
+import { requestLogReader } from './request-log.ts';
 import { BIN, readJournal, REPO, runCliInProcess, runInProcess, smallProblems, test, writeProblems } from '../../fixtures.ts';
 
 interface LoggedRequest {

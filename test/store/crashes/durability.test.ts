@@ -10,7 +10,7 @@ import { startSimServer } from '../../../src/sim/server.ts';
 import { SIM_ROLES } from '../../../machines/strategies/sim-roles.ts';
 import { BIN, REPO, runCli, runCliInProcess, runInProcess, smallProblems, test, writeProblems } from '../../fixtures.ts';
 import { mountSmallDisk, NO_TMPFS } from './tmpfs.ts';
-import { requestLogReader } from '../../request-log.ts';
+import { requestLogReader } from './request-log.ts';
 
 interface LoggedRequest {
   at: number;
