@@ -277,7 +277,7 @@ describe('a pool of capacity servers', () => {
       expect(stats(fast).calls + stats(slow).calls).toBe(200);
       // Ten calls at once, fewer than the fast server's knee: they all go to the fast one (routed by load alone, five would not).
       const few = await Promise.all(Array.from({ length: 10 }, (_, index) => call(5_000 + index)));
-      expect(few.filter((c) => c.replica === fast)).toHaveLength(10);
+      expect(few.filter((c) => c.replica === fast), JSON.stringify({ fast: stats(fast), slow: stats(slow) })).toHaveLength(10);
     } finally {
       gateway.close();
       for (const sim of sims) sim.child.kill();
