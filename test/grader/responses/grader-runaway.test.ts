@@ -47,8 +47,15 @@ describe('the grade of a response that loops until its window is full', () => {
       const small = looped(unit, 70_000);
       gradeOf(`${small} `, '5');
       const { ms: smallMs } = cpuTimed(() => gradeOf(small, '5'));
-      const { ms: bigMs } = cpuTimed(() => gradeOf(looped(unit, 566_000), '5'));
-      expect(bigMs, `${name}: ${bigMs.toFixed(0)} ms against ${smallMs.toFixed(0)} ms at an eighth of the length`).toBeLessThan(Math.max(1000, 25 * smallMs));
+      // process.cpuUsage counts every thread of the process (the collector's, a pool's left by an earlier file of
+      // this fork), so one trial may carry CPU that is not the grade's: the best of up to three is taken. A grade
+      // quadratic in the length (64 times the small one's) fails all three; a clean pass costs one. Each trial's text
+      // differs by a trailing space, as the warm-up's does, so that none is a grade read back from the one before.
+      const bound = Math.max(1000, 25 * smallMs);
+      const big = looped(unit, 566_000);
+      let bigMs = Infinity;
+      for (let trial = 0; trial < 3 && bigMs >= bound; trial++) bigMs = Math.min(bigMs, cpuTimed(() => gradeOf(`${big}${' '.repeat(trial)}`, '5')).ms);
+      expect(bigMs, `${name}: ${bigMs.toFixed(0)} ms against ${smallMs.toFixed(0)} ms at an eighth of the length`).toBeLessThan(bound);
       expect(bigMs, name).toBeLessThan(3000);
     }
   });
