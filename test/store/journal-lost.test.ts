@@ -21,7 +21,7 @@ const test = base.extend<{ journaledRun: string }>({
 });
 
 describe('a journal deleted, the rest of the store intact', () => {
-  test('calls, export, replay, plan and fork refuse it (TMAS_STORE_DAMAGED, saying what each would have done), nothing changes and no fork is made; log, show and report read what is intact', async ({ dir, journaledRun }) => {
+  test('calls, export, replay, plan, fork and a resume refuse it (TMAS_STORE_DAMAGED, saying what each would have done), nothing changes and no fork is made; log, show and report read what is intact', async ({ dir, journaledRun }) => {
     const run = path.join(dir, 'run');
     await cp(journaledRun, run, { recursive: true });
     const db = new Level<string, unknown>(path.join(run, 'store'), { valueEncoding: 'json' });
@@ -35,6 +35,7 @@ describe('a journal deleted, the rest of the store intact', () => {
       [['replay', run], 'A replay would find no call to serve'],
       [['plan', '--from', run], 'A plan would read its calls as none made'],
       [['fork', run, '--output-file', fork], 'A fork would send every one of its calls again'],
+      [['run', '--resume', run, '--max-iterations', '2'], 'A resume would send every one of its calls again'],
     ] as const) {
       const tried = await runCliInProcess([...args]);
       expect(tried.code, `${args[0]}: ${tried.stderr}`).toBe(2);
@@ -63,13 +64,14 @@ async function loseCalls(run: string, count: number): Promise<{ lost: string[]; 
 }
 
 describe('a journal that lost some calls whose replies the message log holds', () => {
-  test('calls, export, replay, plan and fork refuse it (TMAS_STORE_DAMAGED, naming the run, how many, and tmas repair), nothing changes; once tmas repair notes the loss, they read on', async ({ dir, journaledRun }) => {
+  test('calls, export, replay, plan, fork and a resume refuse it (TMAS_STORE_DAMAGED, naming the run, how many, and tmas repair), nothing changes; once tmas repair notes the loss, they read on, the resume with a warning', async ({ dir, journaledRun }) => {
     const run = path.join(dir, 'run');
     await cp(journaledRun, run, { recursive: true });
     const { lost, held } = await loseCalls(run, 3);
     const before = await fileHashes(run);
     const fork = path.join(dir, 'fork');
-    for (const args of [['calls', run], ['export', run, '--out', path.join(dir, 'export')], ['replay', run], ['plan', '--from', run], ['fork', run, '--output-file', fork]]) {
+    // prettier-ignore
+    for (const args of [['calls', run], ['export', run, '--out', path.join(dir, 'export')], ['replay', run], ['plan', '--from', run], ['fork', run, '--output-file', fork], ['run', '--resume', run, '--max-iterations', '2']]) {
       const tried = await runCliInProcess(args);
       expect(tried.code, `${args[0]}: ${tried.stderr}`).toBe(2);
       expect(tried.stderr, args[0]).toContain(`The store of ${run} is damaged: its message log holds the replies of 3 calls (of ${held} replies logged) that its journal does not hold`);
@@ -85,6 +87,10 @@ describe('a journal that lost some calls whose replies the message log holds', (
     const listed = await runCliInProcess(['calls', run]);
     expect(listed.code, listed.stderr).toBe(0);
     for (const key of lost) expect(listed.stdout).not.toContain(key);
+    // A resume goes on, and says that what it needs of those calls is paid for again.
+    const resumed = await runCliInProcess(['run', '--resume', run, '--max-iterations', '2']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain(`tmas: warning: the journal of ${run} lost 3 calls (noted by tmas repair): this resume sends again, and pays for, those of them the run still needs.`);
 
     // A loss past what the repair noted is refused again.
     await loseCalls(run, 1);

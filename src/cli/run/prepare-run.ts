@@ -18,6 +18,7 @@ import { AGENTS_FILE, keepPathIdentity, TOKENIZER_FILE } from '../../settings/fi
 import { readRunManifest, type RunManifest } from '../../host/run/run-manifest.ts';
 import type { ForkedFrom, Store } from '../../store/store.ts';
 import { checkRecordsReadable, hasStore, openStoreView, whyNoStore } from '../../store/repair/check.ts';
+import { callsLost, checkJournalHeld, notedLost } from '../../store/repair/journal-check.ts';
 import { requireOpenablePath } from '../../store/run-dir-path.ts';
 import { lockedError, runLockHolder } from '../../store/run-lock.ts';
 import { checkGradable, toRunConfig, type RunFlags } from './run.command.ts';
@@ -37,6 +38,8 @@ export interface PreparedRun {
   resume: boolean;
   /** A resumed fork's origin (its manifest's), whose journal still answers the calls the fork's lacks. */
   forkedFrom?: ForkedFrom;
+  /** Calls a resume finds lost from its journal, as `tmas repair` noted them: those the run still needs are sent, and paid for, again. */
+  callsLost?: number;
 }
 
 /** The option names given on the command line (not defaults). */
@@ -136,6 +139,8 @@ export async function prepareRun(flags: RunFlags, command: Command, env: NodeJS.
     // Every record read back before anything is written: a record of the wrong shape, or a gap in the message log, was met
     // where the run read it, after the resume had logged its start and its first messages into the store.
     await checkRecordsReadable(runDir, store);
+    await checkJournalHeld(runDir, store, { none: 'A resume would send every one of its calls again, and pay for them', some: 'A resume would send again those of them it needs, and pay for them' });
+    const lost = await lostAndNoted(store);
     const problems = await store.loadProblems();
     if (flags.inputFile !== undefined) await checkSameProblems(flags, problems, runDir, 'A resume continues the run\'s own problems (kept in its store): leave --input-file out, or start a new run with another --output-file.');
     const force = flags.force === true;
@@ -144,10 +149,19 @@ export async function prepareRun(flags: RunFlags, command: Command, env: NodeJS.
     if (config.loop.maxIterations < manifest.config.loop.maxIterations) await refuseTargetBelowDone(store, config.loop.maxIterations, runDir);
     // A fork moved together with the run it came from still reads through to it, where it lies now.
     const forkedFrom = manifest.forkedFrom === undefined ? {} : { forkedFrom: forkSourceNow(manifest.forkedFrom, manifest.config.outputs.dir, runDir) };
-    return { config, secrets, problems, resume: true, ...forkedFrom };
+    return { config, secrets, problems, resume: true, ...forkedFrom, ...(lost > 0 ? { callsLost: lost } : {}) };
   } finally {
     await store.close();
   }
+}
+
+/**
+ * The calls the journal still lacks of those a repair noted as lost: none when no repair noted any (the message
+ * log is read only then); a resume journals each one it sends again, so the count falls to 0 once it has.
+ */
+async function lostAndNoted(store: Store): Promise<number> {
+  if ((await notedLost(store)) === 0) return 0;
+  return (await callsLost(store)).lost.size;
 }
 
 /** Flags that choose what a new run is: a resume keeps its run's problems and directory, so they are refused rather than ignored. */

@@ -80,6 +80,10 @@ export async function runRunCommand(flags: RunFlags, command: Command, io: RunIo
 /** Runs a prepared run (new, resumed or forked): prints its table and where its outputs are, and keeps the live viewer up after it when `--view` asked for one. */
 export async function runPrepared(prepared: PreparedRun, flags: RunFlags, io: RunIo, extras: RunExtras = {}): Promise<void> {
   warnBeforeStart(flags, io);
+  if (prepared.callsLost !== undefined) {
+    const calls = `${prepared.callsLost} ${prepared.callsLost === 1 ? 'call' : 'calls'}`;
+    io.stderr(`tmas: warning: the journal of ${prepared.config.outputs.dir} lost ${calls} (noted by tmas repair): this resume sends again, and pays for, those of them the run still needs.`);
+  }
   const stop = interruptOnSignals(io, { outputDir: prepared.config.outputs.dir });
   try {
     await runUntilStopped(prepared, flags, io, extras, stop);

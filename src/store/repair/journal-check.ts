@@ -57,7 +57,7 @@ export async function callsLost(store: Store): Promise<{ lost: Set<string>; repl
 }
 
 /** How many lost calls a repair noted (0 when none did). */
-async function notedLost(store: Store): Promise<number> {
+export async function notedLost(store: Store): Promise<number> {
   const noted = await store.manifest().get(CALLS_LOST);
   return typeof noted === 'number' && Number.isSafeInteger(noted) ? noted : 0;
 }
