@@ -68,13 +68,7 @@ export async function notedLost(store: Store): Promise<number> {
  * run directory, before anything is read out or sent.
  */
 export async function checkJournalHeld(runDir: string, store: Store, use: JournalUse): Promise<void> {
-  if (await journalLost(store)) {
-    throw new UserError(
-      'TMAS_STORE_DAMAGED',
-      `The store of ${runDir} is damaged: its journal holds no call, yet the run completed iterations with candidates, which only calls give (every call is journaled before its reply is used): the journal was deleted. ` +
-        `${use.none}. Nothing was changed. Restore the run directory from a copy; its message log, results.jsonl and metrics.json are intact, and tmas log, show and report read them.`,
-    );
-  }
+  await refuseJournalDeleted(runDir, store, use);
   const { lost, replies } = await callsLost(store);
   if (lost.size <= (await notedLost(store))) return;
   const first = [...lost][0];
@@ -84,4 +78,19 @@ export async function checkJournalHeld(runDir: string, store: Store, use: Journa
       `${use.some}. Nothing was changed. Restore the run directory from a copy; or accept the loss with \`tmas repair ${runDir}\`, which cannot bring those calls back but notes them as lost, ` +
       'after which the run is read without them, and a resume or a fork sends again (and pays for) those of them it needs.',
   );
+}
+
+/**
+ * Refuses a store whose journal holds no call while the run completed iterations with candidates (TMAS_STORE_DAMAGED,
+ * `use.none` saying what the command would have done): cheap, since it reads a key or two, where checkJournalHeld
+ * reads the whole message log.
+ */
+export async function refuseJournalDeleted(runDir: string, store: Store, use: Pick<JournalUse, 'none'>): Promise<void> {
+  if (await journalLost(store)) {
+    throw new UserError(
+      'TMAS_STORE_DAMAGED',
+      `The store of ${runDir} is damaged: its journal holds no call, yet the run completed iterations with candidates, which only calls give (every call is journaled before its reply is used): the journal was deleted. ` +
+        `${use.none}. Nothing was changed. Restore the run directory from a copy; its message log, results.jsonl and metrics.json are intact, and tmas log, show and report read them.`,
+    );
+  }
 }
