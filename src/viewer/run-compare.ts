@@ -41,7 +41,9 @@ function settingsOf(facts: RunFacts): Record<string, unknown> {
  * resumed with --force --temperature 0.9 after iteration 1 read as differing only in temperature.
  */
 function differences(run: RunFacts, first: RunFacts): string[] {
-  const settings = run.evaluation !== null && first.evaluation !== null ? gradingDifferences(first.evaluation, run.evaluation) : gradingDifferences(settingsOf(first), settingsOf(run));
+  // How each was graded, in the runs table's words: a judge against the rule is one line, not the judge's block as JSON against null.
+  const words: [string, string] = [first.listing.grading ?? '?', run.listing.grading ?? '?'];
+  const settings = run.evaluation !== null && first.evaluation !== null ? gradingDifferences(first.evaluation, run.evaluation, words) : gradingDifferences(settingsOf(first), settingsOf(run));
   const forced = (facts: RunFacts) => (facts.listing.forcedChanges.length === 0 ? 'none' : facts.listing.forcedChanges.join('; '));
   return forced(first) === forced(run) ? settings : [...settings, `changed on resume with --force: ${forced(first)} vs ${forced(run)}`];
 }

@@ -216,14 +216,18 @@ describe.skipIf(!existsSync(CHROMIUM))('tmas view: a problem side by side in two
   });
 });
 
+/** Two runs of one problem into DIR/runs, with the flags both share and each one's own, its directory's name last; resolves DIR/runs. */
+async function twoRuns(dir: string, shared: string[], ...each: [string[], string[]]): Promise<string> {
+  const input = await writeProblems(dir, smallProblems(1));
+  const folder = path.join(dir, 'runs');
+  for (const own of each) await runInProcess(['--input-file', input, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', ...shared, ...own.slice(0, -1), '--output-file', path.join(folder, own.at(-1) as string)]);
+  return folder;
+}
+
 describe('tmas view: settings a --resume --force changed', () => {
   // The evaluation block holds the settings a run ended with: a run resumed with --force --temperature 0.9 after iteration 0 read as one made at 0.9 throughout.
   test('the runs list, the overlay of two runs and the run page name the change and the iterations made before it', async ({ dir }) => {
-    const input = await writeProblems(dir, smallProblems(1));
-    const folder = path.join(dir, 'runs');
-    const args = ['--input-file', input, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--judge-passes', '0'];
-    await runInProcess([...args, '--max-iterations', '2', '--output-file', path.join(folder, 'a-plain')]);
-    await runInProcess([...args, '--max-iterations', '1', '--output-file', path.join(folder, 'b-forced')]);
+    const folder = await twoRuns(dir, ['--judge-passes', '0'], ['--max-iterations', '2', 'a-plain'], ['--max-iterations', '1', 'b-forced']);
     const resumed = await runCliInProcess(['run', '--resume', path.join(folder, 'b-forced'), '--force', '--temperature', '0.9', '--max-iterations', '2']);
     expect(resumed.code, resumed.stderr).toBe(0);
     const viewer = await runViewCommand([folder], { port: 0 });
@@ -238,6 +242,24 @@ describe('tmas view: settings a --resume --force changed', () => {
       const overlay = await get<{ runs: Array<{ differs: string[] }> }>('overlay?runs=0,1');
       expect(overlay.runs[1]?.differs).toContain(`changed on resume with --force: none vs ${change}`);
       expect((await get<{ forcedChanges: string[] }>('runs/1')).forcedChanges).toEqual([change]);
+    } finally {
+      await viewer.close();
+    }
+  });
+});
+
+describe('tmas view: runs graded apart', () => {
+  // Before, the overlay's line named the judge's whole block as JSON against null, field after field.
+  test('the overlay names how each run was graded in the runs table\'s words, one line, no judge block as JSON', async ({ dir }) => {
+    const folder = await twoRuns(dir, ['--max-iterations', '1'], ['--judge-passes', '0', 'a-rule'], ['--judge-passes', '2', 'b-judge']);
+    const viewer = await runViewCommand([folder], { port: 0 });
+    try {
+      const overlay = (await (await fetch(`${viewer.url}api/overlay?runs=0,1`)).json()) as { runs: Array<{ grading: string; differs: string[] }> };
+      const [rule, judge] = overlay.runs;
+      expect(rule?.grading).toBe('rule');
+      expect(judge?.grading).toMatch(/^judge .*×2/);
+      expect(judge?.differs).toContain(`grading: rule vs ${judge?.grading}`);
+      for (const line of judge?.differs ?? []) expect(line).not.toMatch(/[{}]|\bnull\b/);
     } finally {
       await viewer.close();
     }
