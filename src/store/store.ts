@@ -168,13 +168,15 @@ export class Store extends StoredRecords {
    * then LevelDB's); a store LevelDB cannot open gets TMAS_STORE_DAMAGED.
    * `named`: the run directory its errors name, where `runDir` holds a private view of that run's store (check.ts).
    * `heldLock`: the release of the run directory's lock, taken already by this process (a new run, output-dir.ts).
+   * `openTables`: table files LevelDB keeps open, where more than TABLE_OPTIONS' (table-options.ts says why it is few).
    */
-  static async open(runDir: string, options: { create?: boolean; named?: string; heldLock?: () => Promise<void> } = {}): Promise<Store> {
+  static async open(runDir: string, options: { create?: boolean; named?: string; heldLock?: () => Promise<void>; openTables?: number } = {}): Promise<Store> {
     const dir = path.join(runDir, 'store');
     const create = options.create === true;
     if (create) await mkdir(runDir, { recursive: true });
     const unlock = options.heldLock ?? (await acquireRunLock(runDir));
-    const db = new Level<string, unknown>(dir, { valueEncoding: 'json', ...TABLE_OPTIONS, createIfMissing: create, errorIfExists: create });
+    const tables = options.openTables === undefined ? {} : { maxOpenFiles: Math.max(TABLE_OPTIONS.maxOpenFiles, options.openTables) };
+    const db = new Level<string, unknown>(dir, { valueEncoding: 'json', ...TABLE_OPTIONS, ...tables, createIfMissing: create, errorIfExists: create });
     try {
       await db.open();
     } catch (error) {
