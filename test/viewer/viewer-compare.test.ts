@@ -216,18 +216,18 @@ describe.skipIf(!existsSync(CHROMIUM))('tmas view: a problem side by side in two
   });
 });
 
-/** Two runs of one problem into DIR/runs, with the flags both share and each one's own, its directory's name last; resolves DIR/runs. */
-async function twoRuns(dir: string, shared: string[], ...each: [string[], string[]]): Promise<string> {
+/** Runs of one problem into DIR/runs/<name>, each with the flags all share and its own; resolves DIR/runs. */
+async function runsOfOneProblem(dir: string, shared: string[], runs: Record<string, string[]>): Promise<string> {
   const input = await writeProblems(dir, smallProblems(1));
   const folder = path.join(dir, 'runs');
-  for (const own of each) await runInProcess(['--input-file', input, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', ...shared, ...own.slice(0, -1), '--output-file', path.join(folder, own.at(-1) as string)]);
+  for (const [name, own] of Object.entries(runs)) await runInProcess(['--input-file', input, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', ...shared, ...own, '--output-file', path.join(folder, name)]);
   return folder;
 }
 
 describe('tmas view: settings a --resume --force changed', () => {
   // The evaluation block holds the settings a run ended with: a run resumed with --force --temperature 0.9 after iteration 0 read as one made at 0.9 throughout.
   test('the runs list, the overlay of two runs and the run page name the change and the iterations made before it', async ({ dir }) => {
-    const folder = await twoRuns(dir, ['--judge-passes', '0'], ['--max-iterations', '2', 'a-plain'], ['--max-iterations', '1', 'b-forced']);
+    const folder = await runsOfOneProblem(dir, ['--judge-passes', '0'], { 'a-plain': ['--max-iterations', '2'], 'b-forced': ['--max-iterations', '1'] });
     const resumed = await runCliInProcess(['run', '--resume', path.join(folder, 'b-forced'), '--force', '--temperature', '0.9', '--max-iterations', '2']);
     expect(resumed.code, resumed.stderr).toBe(0);
     const viewer = await runViewCommand([folder], { port: 0 });
@@ -251,7 +251,7 @@ describe('tmas view: settings a --resume --force changed', () => {
 describe('tmas view: runs graded apart', () => {
   // Before, the overlay's line named the judge's whole block as JSON against null, field after field.
   test('the overlay names how each run was graded in the runs table\'s words, one line, no judge block as JSON', async ({ dir }) => {
-    const folder = await twoRuns(dir, ['--max-iterations', '1'], ['--judge-passes', '0', 'a-rule'], ['--judge-passes', '2', 'b-judge']);
+    const folder = await runsOfOneProblem(dir, ['--max-iterations', '1'], { 'a-rule': ['--judge-passes', '0'], 'b-judge': ['--judge-passes', '2'] });
     const viewer = await runViewCommand([folder], { port: 0 });
     try {
       const overlay = (await (await fetch(`${viewer.url}api/overlay?runs=0,1`)).json()) as { runs: Array<{ grading: string; differs: string[] }> };

@@ -143,7 +143,7 @@ export async function prepareRun(flags: RunFlags, command: Command, env: NodeJS.
     // read for lost calls only once a repair noted some: the whole message log read for them takes 0.2 s on the demo's
     // 10,554 calls, about 3 s more on a run of 164,000.
     await refuseJournalDeleted(runDir, store, { none: 'A resume would send every call of the iterations it finishes again, and pay for them' });
-    const lost = await lostAndNoted(store);
+    const lost = await callsStillLost(store);
     const problems = await store.loadProblems();
     if (flags.inputFile !== undefined) await checkSameProblems(flags, problems, runDir, 'A resume continues the run\'s own problems (kept in its store): leave --input-file out, or start a new run with another --output-file.');
     const force = flags.force === true;
@@ -162,7 +162,7 @@ export async function prepareRun(flags: RunFlags, command: Command, env: NodeJS.
  * The calls the journal still lacks of those a repair noted as lost: none when no repair noted any (the message
  * log is read only then); a resume journals each one it sends again, so the count falls to 0 once it has.
  */
-async function lostAndNoted(store: Store): Promise<number> {
+async function callsStillLost(store: Store): Promise<number> {
   if ((await notedLost(store)) === 0) return 0;
   return (await callsLost(store)).lost.size;
 }
