@@ -69,7 +69,7 @@ describe.skipIf(!existsSync(CHROMIUM))('tmas view of a folder of runs in headles
       await page.waitForSelector('body[data-ready="#/?runs=0,1"]');
       expect(await page.evaluate(() => (window as unknown as View).__tmasView.overlay)).toEqual([2, 2]);
       expect(await page.locator('.caveats .caveat').textContent()).toMatch(/do not all compare/);
-      expect(await page.locator('.caveats').textContent()).toMatch(/grading: "judge" vs "rule"/);
+      expect(await page.locator('.caveats').textContent()).toMatch(/grading: judge simulated ×1 \(T 0\.6, top_p 0\.95\) vs rule;/);
       expect(await page.locator('.caveats .differs').textContent()).toMatch(/strategy: "tmas" vs "majority"/);
 
       // The problem list of the two runs, sorted by tokens (the largest first), then reversed.
