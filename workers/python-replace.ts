@@ -28,8 +28,8 @@ export function pyReplace(text: string, old: string, replacement: string, count 
 export function replacements(text: string, old: string, count = -1): number {
   const most = count < 0 ? Infinity : count;
   if (old === '') return Math.min(most, pyLength(text) + 1);
-  // As many as fit in the text, when that is few enough; else counted by the engine's split (a search per one took 150 ns).
-  if (text.length / old.length <= most) return text.split(old).length - 1;
+  // Searched one by one, never counted by a split: a split makes an array of every piece (16 million pieces of a text
+  // doubled in a loop took 1.7 s, the searches 0.2 s; a 16-million-character text with 600,000 matches 0.31 s against 0.014 s).
   let made = 0;
   for (let found = text.indexOf(old); found >= 0 && made < most; found = text.indexOf(old, found + old.length)) made++;
   return made;
