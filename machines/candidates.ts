@@ -2,6 +2,7 @@
  * Pure bookkeeping of one iteration's candidates, used by the problem actor:
  * who is still waiting for what, and what the iteration produced.
  */
+import { afterReasoning } from '../src/grader/index.ts';
 import { uniformFor } from '../src/kernel/prng.ts';
 import type { CandidateResult, CandidateSource, Rollout, Verification } from '../src/kernel/protocol.ts';
 import { calibratedScore } from './roles/summary.role.ts';
@@ -76,14 +77,16 @@ export function withoutSummary(candidate: CandidateState, failure: string): Cand
 }
 
 /**
- * True when the candidate's solution came to its end: it is in, and was not cut
- * at its length limit or by a content filter. Only such a solution is verified,
- * summarised and shown to later roles: a cut one has no answer and had not
- * finished, and at a window-filling completion limit a prompt that quotes it
- * could not fit its window.
+ * True when the candidate's solution came to its end: it is in, says something,
+ * and was not cut at its length limit or by a content filter. Only such a
+ * solution is verified, summarised and shown to later roles: a cut one has no
+ * answer and had not finished, and at a window-filling completion limit a prompt
+ * that quotes it could not fit its window; an empty one (a reasoning model whose
+ * server put all of the reply in its reasoning, or a reply that is all thinking) has nothing to check, and each
+ * verification of it was a call paid for a score of nothing.
  */
 export function isWhole<T extends { text: string | null; cut: boolean }>(candidate: T): candidate is T & { text: string } {
-  return candidate.text !== null && !candidate.cut;
+  return candidate.text !== null && afterReasoning(candidate.text).trim() !== '' && !candidate.cut;
 }
 
 /** R(t): what the next iteration's exploit prompts and this iteration's bank agents see: the whole solutions. */

@@ -222,6 +222,21 @@ describe("the server's errors, in the shapes servers send them", () => {
     }
   });
 
+  test('an error under a 200 nested too deeply to write back is retried as the server failing, not rejected with a stack overflow', async () => {
+    const deep = `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`;
+    const server = await serve((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(`{"error":${deep}}`));
+    const gateway = createGateway({ ...FAST, maxRetries: 1, timeoutMs: 10_000 });
+    try {
+      const failure = await gateway.complete(solutionCall(server.url)).catch((error: unknown) => error);
+      expect((failure as Error).message).toMatch(/the server's error inside a 200 reply: an error object nested too deeply to show$/);
+      expect(gateway.stats.retriesByCause).toEqual({ '500': 1 });
+      expect(server.requests()).toBe(2);
+    } finally {
+      gateway.close();
+      await server.close();
+    }
+  });
+
   test.for([
     ['https://models.example.org/v1/chat/completions', 'give https://models.example.org/v1 as the base URL'],
     ['/v2/chat/completions', 'give the base URL /v2 on the same server'],

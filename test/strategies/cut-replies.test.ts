@@ -233,3 +233,28 @@ describe("MAS-TTS's roles read the solutions they quote shortened to fit", () =>
     expect(failures.filter((failure) => /not sent|context/i.test(failure))).toEqual([]);
   });
 });
+
+describe('a solution that says nothing is not checked either', () => {
+  // A reasoning model behind a server without its reasoning parser, or one whose parser took the whole reply:
+  // the content is empty, or all thinking. Before, each was verified, critiqued or refined, and shown in R(t) with a score.
+  test.for([
+    ['tmas', ''],
+    ['self-refine', ''],
+    ['verify-refine-chains', ''],
+    ['tmas', '<think>The sum is 2, so the answer is \\boxed{2}.</think>\n\n'],
+  ] as const)('%s, content %j: only solutions are asked for, and each is unusable', async ([strategy, content], { dir }) => {
+    const server = await serveFixedReply(content, 'stop');
+    try {
+      const run = path.join(dir, strategy);
+      const args = ['--strategy', strategy, '--input-file', await writeProblems(dir, smallProblems(1)), '--output-file', run, '--base-url', server.url, '--model-name', 'm'];
+      const outcome = await runInProcess([...args, '--no-proof', '--no-stream', '--n-candidates', '2', '--n-verifications', '2', '--max-iterations', '2', '--judge-passes', '0', '--parse-retries', '0']);
+      expect(outcome.calls.failed).toBe(0);
+      const checking = (await readJournal(run)).filter((record) => ['verification', 'summary', 'critique', 'rewrite', 'refine'].includes(record.role));
+      expect(checking.map((record) => `${record.role} ${record.iteration}/${record.index}`)).toEqual([]);
+      const metrics = JSON.parse(await readFile(path.join(run, 'metrics.json'), 'utf8')) as CutMetrics;
+      for (const iteration of metrics.iterations) expect(iteration.outputsByRole.solution).toMatchObject({ outputs: 2, unusable: 2 });
+    } finally {
+      await server.close();
+    }
+  });
+});

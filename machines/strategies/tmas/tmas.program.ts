@@ -12,7 +12,7 @@
  * iteration, from the banks and rollouts saved with it (`input.start`).
  */
 import type { ExperienceRecord, GuidelineRecord, Message, MessageOf } from '../../../src/kernel/protocol.ts';
-import { addVerification, createCandidates, toCandidateResult, toRollouts, updateCandidate, withoutAnalyses, withoutSummary, type CandidateState } from '../../candidates.ts';
+import { addVerification, createCandidates, isWhole, toCandidateResult, toRollouts, updateCandidate, withoutAnalyses, withoutSummary, type CandidateState } from '../../candidates.ts';
 import type { DedupBanksOutput, ProblemInput } from '../../contract.ts';
 import { failureOf, responseOf, ruleReference } from '../../kit.ts';
 import { VERIFICATION_INDEX_STRIDE } from '../../roles/verification.role.ts';
@@ -53,8 +53,8 @@ function settle(input: ProblemInput, state: TmasState, post: Message[], judge?: 
 
 function solved(input: ProblemInput, state: TmasState, event: MessageOf<'solution.completed'>): Step<TmasState> {
   const response = responseOf(event);
-  // A cut solution is a candidate with no answer: nothing to verify or summarise (isWhole).
-  const candidates = updateCandidate(state.candidates, event.candidate, (candidate) => ({ ...candidate, ...response, summarized: response.cut }));
+  // A cut or empty solution is a candidate with no answer: nothing to verify or summarise (isWhole).
+  const candidates = updateCandidate(state.candidates, event.candidate, (candidate) => ({ ...candidate, ...response, summarized: !isWhole(response) }));
   // Verification starts as soon as the candidate exists, not when the iteration's last one does (unless a barrier is asked for).
   const ready = isBarrier(input) ? (allSolved(candidates) ? candidates : []) : candidates.filter((candidate) => candidate.candidate === event.candidate);
   // The judge needs only the solution: its passes start at once, whatever the schedule.

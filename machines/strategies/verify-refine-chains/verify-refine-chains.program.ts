@@ -67,7 +67,7 @@ export const verifyRefineChainsProgram: ProblemProgram<VerifyRefineState> = {
       case 'solution.completed':
       case 'refine.completed': {
         const response = responseOf(message);
-        return update(state, message.candidate, (c) => ({ ...c, ...response }), input, response.cut ? [] : verify(input, state.iteration, message.candidate, message.text));
+        return update(state, message.candidate, (c) => ({ ...c, ...response }), input, isWhole(response) ? verify(input, state.iteration, message.candidate, message.text) : []);
       }
       case 'verification.completed':
         return update(state, message.candidate, (c) => addVerification(c, { index: message.index, score: message.score, analysis: message.analysis }), input);

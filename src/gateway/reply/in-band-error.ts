@@ -16,9 +16,11 @@ export class InBandError extends APIError {
   constructor(error: unknown, headers: Headers) {
     // TGI sends the error as a string; OpenAI and vLLM as an object with its message.
     const body = typeof error === 'object' && error !== null ? error : { message: String(error) };
-    super(statusOf(body), body, undefined, headers);
+    // Given with its message already written: the client's own writes the whole error back when it has none.
+    const message = messageOf(body);
+    super(statusOf(body), { ...body, message }, undefined, headers);
     // The server's words alone: the status above is a stand-in, not what the HTTP answer said.
-    this.message = messageOf(body);
+    this.message = message;
   }
 }
 
@@ -44,11 +46,24 @@ function saysSomething(error: unknown): boolean {
   return Boolean(error);
 }
 
-/** The error's message as the server wrote it, or the whole error when it has none. */
+/** How much of an error without a message is shown: the server's words, not a body of megabytes. */
+const SHOWN_ERROR_CHARS = 2_000;
+
+/**
+ * The error's message as the server wrote it, or the whole error when it has none, shortened. An error nested
+ * too deeply to write back (a body of `{"error": {"a": {"a": …}}}`) overflowed the stack: that RangeError, thrown
+ * while the reply was read, failed the call as rejected instead of retrying it as the server's failure.
+ */
 function messageOf(error: object): string {
   const message: unknown = (error as { message?: unknown }).message;
   if (typeof message === 'string' && message !== '') return message;
-  return JSON.stringify(message ?? error) ?? String(error);
+  let text: string;
+  try {
+    text = JSON.stringify(message ?? error) ?? String(error);
+  } catch {
+    return 'an error object nested too deeply to show';
+  }
+  return text.length > SHOWN_ERROR_CHARS ? `${text.slice(0, SHOWN_ERROR_CHARS)}… (${text.length.toLocaleString('en-US')} characters)` : text;
 }
 
 /** The error's `code` when it is an HTTP error status (a number or its digits), else 500. */
