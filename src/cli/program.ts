@@ -22,6 +22,7 @@ import { UserError } from '../kernel/errors.ts';
 import { DEFAULT_UNUSABLE_SHARE } from '../observers/role-outputs.ts';
 import { decimal } from '../settings/parsers.ts';
 import { VERSION } from '../kernel/version.ts';
+import { printableLine } from './printable-line.ts';
 
 /** Where the program writes: what every command writes (cli-io.ts), the terminal for progress when there is one, and the lines of a long stream. */
 export interface ProgramIo extends CliIo {
@@ -39,7 +40,7 @@ async function writeLine(line: string): Promise<void> {
 export const io: ProgramIo = {
   stdout: (line: string) => void process.stdout.write(`${line}\n`),
   // Freed of URL passwords here too: bench/ writes here without main.ts, which frees the lines of any output (withoutPasswords).
-  stderr: (line: string) => void process.stderr.write(`${withoutUrlPasswords(line)}\n`),
+  stderr: (line: string) => void process.stderr.write(`${printableLine(withoutUrlPasswords(line))}\n`),
   terminal: process.stderr.isTTY ? process.stderr : undefined,
   stream: writeLine,
 };
@@ -47,10 +48,10 @@ export const io: ProgramIo = {
 /**
  * `out` with its stderr lines freed of URL passwords, as the process's own are: what tmas says, wherever it
  * says it. A base URL may carry a password (http://user:secret@host/v1, for a proxy's basic auth): messages
- * name the URL, never it.
+ * name the URL, never it. Their control characters are written as escapes (printable-line.ts).
  */
 export function withoutPasswords(out: ProgramIo): ProgramIo {
-  return { ...out, stderr: (line) => out.stderr(withoutUrlPasswords(line)) };
+  return { ...out, stderr: (line) => out.stderr(printableLine(withoutUrlPasswords(line))) };
 }
 
 /** `text` with the password of every URL in it (`scheme://user:password@`) replaced by `***`. */
