@@ -12,7 +12,7 @@ import { parseAgreement } from '../../machines/strategies/mas-ceo/mas-ceo.roles.
 import { MAX_DISTILL_ATTEMPTS } from '../../machines/strategies/rse/rse.roles.ts';
 import { selfRefineProgram } from '../../machines/strategies/self-refine/self-refine.program.ts';
 import { critiqueFindsNoError } from '../../machines/strategies/self-refine/self-refine.roles.ts';
-import { parseProverReply, parseRating } from '../../machines/strategies/verify-refine/verify-refine.roles.ts';
+import { parseProverReply, parseRating, proverRole } from '../../machines/strategies/verify-refine/verify-refine.roles.ts';
 import type { ProblemInput } from '../../machines/contract.ts';
 import { parseRunFlags, toRunConfig } from '../../src/cli/run/run.command.ts';
 import type { Message } from '../../src/kernel/protocol.ts';
@@ -306,6 +306,15 @@ describe('baselines as their upstream code runs them', () => {
     expect(parseProverReply('## Solution\nx\n## Self Evaluation\nno score')).toEqual({ proof: 'x', selfScore: 0 });
     expect(parseRating('<think>\\boxed{1}</think>Here is my evaluation of the solution: a gap.\n\\boxed{0}')).toEqual({ score: 0, rating: 'Here is my evaluation of the solution: a gap.\n\\boxed{0}' });
     expect(parseRating('no score').score).toBeNull();
+  });
+
+  test('verify-refine grades the final answer of a proof without its sections, which it does not rate; a cut one has none', () => {
+    const request = { type: 'prover.requested' as const, run: 'r', problem: 'p1', iteration: 0, correlation: 'c', candidate: 0, question: 'Compute 6 * 7.', refine: null };
+    const reply = (content: string, finishReason = 'stop') =>
+      proverRole.reply(request, { ok: true, request, key: 'k', content, reasoning: null, finishReason, usage: { promptTokens: 1, completionTokens: 1 }, promptTokens: 1, budget: 100, dropped: [] }, { proof: false });
+    // Before, such a reply had no answer: Pass@1 and majority vote counted it wrong while the judge, reading it whole, found it right.
+    expect(reply('Direct computation gives 42.\n\n**Final Answer**\n\\[\\boxed{42}\\]')).toMatchObject({ answer: '42', proof: null, parseError: expect.stringMatching(/no "## Solution" section/) });
+    expect(reply('So the answer is \\boxed{42}. Let me check once more', 'length')).toMatchObject({ answer: null, proof: null });
   });
 
   test('the temperature is the strategy\'s upstream default unless --temperature is given; 0.6 for one that declares none', () => {

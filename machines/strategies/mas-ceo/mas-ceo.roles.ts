@@ -193,10 +193,12 @@ export const solverRole = templateRole('solver', {
 /**
  * Whether a critic agrees: its last `Decision: agree|disagree`, or MAS-TTS's
  * own `[Agree]`/`[Disagree]` token (so a critic prompted with the paper's
- * template is read too); anything else is disagreement.
+ * template is read too); anything else is disagreement. Markdown around the
+ * label or the word (`**Decision:** Agree`, `Decision: **agree**`) is read as
+ * the line it is, as every other role's labels are.
  */
 export function parseAgreement(text: string): boolean {
-  const last = [...text.matchAll(/decision\W*:\s*(agree|disagree)|\[(agree|disagree)\]/gi)].at(-1);
+  const last = [...text.matchAll(/decision\W*:[\s*_]*(agree|disagree)|\[(agree|disagree)\]/gi)].at(-1);
   return (last?.[1] ?? last?.[2])?.toLowerCase() === 'agree';
 }
 
@@ -204,7 +206,7 @@ export function parseAgreement(text: string): boolean {
 export function missingDecision(output: { content: string; finishReason: string }): string | null {
   const cut = cutOff(output);
   if (cut !== null) return `the critique was ${cut} before its decision`;
-  return /decision\W*:\s*(agree|disagree)/i.test(output.content) ? null : 'no "Decision: agree" or "Decision: disagree" line';
+  return /decision\W*:[\s*_]*(agree|disagree)/i.test(output.content) ? null : 'no "Decision: agree" or "Decision: disagree" line';
 }
 
 /** The Critic agent's definition. */
@@ -234,8 +236,8 @@ End with "Decision: agree" if your final answer is the same as the solution's fi
 
 /** The evaluator's verdict: `Correctness: 0|1` (null when absent, with `parseError` saying so) and the `Advice:` text. */
 export function parseEvaluation(text: string): { correct: boolean | null; advice: string; parseError?: string } {
-  const verdict = [...text.matchAll(/correctness\W*:\s*([01])\b/gi)].at(-1)?.[1];
-  const advice = /advice\W*:\s*([\s\S]+)$/im.exec(text)?.[1]?.trim() ?? '';
+  const verdict = [...text.matchAll(/correctness\W*:[\s*_]*([01])\b/gi)].at(-1)?.[1];
+  const advice = /advice\W*:[\s*_]*([\s\S]+)$/im.exec(text)?.[1]?.trim() ?? '';
   return { correct: verdict === undefined ? null : verdict === '1', advice, ...unusableIf(verdict === undefined ? 'no "Correctness: 0" or "Correctness: 1" line' : null) };
 }
 

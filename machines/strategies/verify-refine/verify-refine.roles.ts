@@ -150,8 +150,9 @@ Your response must follow this format: a "## Solution" section, then a "## Self 
   reply: (request, output, options) => {
     // Upstream verifies only proofs that finished (finish_reason "stop") and whose sections parse.
     const sections = cutOff(output) === null ? proverSections(output.content) : null;
-    // The self-evaluation ends in a boxed score: the answer is the Solution section's.
-    const answer = sections === null ? null : extractAnswer(sections.proof);
+    // The self-evaluation ends in a boxed score: the answer is the Solution section's. A reply without the
+    // sections is not rated, but its final answer is graded as every method's is (the judge reads it whole).
+    const answer = cutOff(output) !== null ? null : extractAnswer(sections?.proof ?? output.content);
     return {
       type: 'prover.completed',
       ...replyBase(request),
