@@ -185,6 +185,9 @@ class EventReads implements AsyncIterableIterator<unknown[], StreamEnd> {
       if (line !== '') this.field(line);
       else if (this.dispatch(events, false)) return events;
     }
+    // A `data: [DONE]` line that has ended closes the stream without its blank line: a server that leaves it out and
+    // holds the connection open was waited on until --timeout, and the reply it had finished was sent again and paid.
+    if (this.data?.trim() === STREAM_DONE && this.dispatch(events, false)) return events;
     if (!done) return events;
     const last = this.pending.join('');
     this.pending = [];
