@@ -60,16 +60,20 @@ function ruleMayDecide(setup: JudgeSetup): boolean {
 }
 
 /**
- * Whether `--judge-when unsure` leaves this candidate to the rule-based
- * grader: it has an extracted answer that the grader, reading the question
- * and the response (rule-grade.ts), finds equal or different with
- * confidence. Never for a reply cut at its length limit: some strategies
- * extract an answer from a cut reply and some do not, and the judge reads
- * every cut reply the same way.
+ * Whether the judge is not asked about this candidate, the rule's verdict
+ * standing for it. A reply cut at its length limit or by a content filter,
+ * always, in every mode: it has no final answer (no method takes one from it,
+ * answerFields in reply.ts), and a judge told to grade "what it does state"
+ * credited the box it wrote before the cut, so one candidate was both unusable
+ * and right, and a model that fills its window moved the table through the
+ * judge. Else, with `--judge-when unsure`: it has an extracted answer that the
+ * grader, reading the question and the response (rule-grade.ts), finds equal
+ * or different with confidence.
  */
 export function ruledByRule(setup: JudgeSetup, candidate: JudgedCandidate, iteration: number): boolean {
+  if (candidate.cut) return true;
   const reference = setup.problem.answer;
-  if (!ruleMayDecide(setup) || reference === undefined || candidate.cut) return false;
+  if (!ruleMayDecide(setup) || reference === undefined) return false;
   const grade = ruleGrade(candidate, reference, setup.problem.question);
   if (grade === null || grade.verdict === 'unsure') return false;
   // The audit (--judge-audit): a seeded share of the candidates the rule is sure of goes to the judge too.

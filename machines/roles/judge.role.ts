@@ -65,14 +65,15 @@ function referencePart(request: MessageOf<'judge.requested'>, proof: boolean): P
   return { id: 'reference', text: `<${tag}>\n${request.reference}\n</${tag}>` };
 }
 
-/** What the judge is shown of the response and what it was not: the bound, and a cut (at the length limit, or by the provider's content filter). */
-function viewNote(request: MessageOf<'judge.requested'>): string {
-  const bound =
+/**
+ * What the judge is shown of the response: its final text, within a bound. A response cut before its end is never
+ * shown (ruledByRule in judging.ts: it has no final answer).
+ */
+function viewNote(): string {
+  return (
     `The candidate response above is its final text, after any reasoning, at most ${JUDGE_VIEW_TOKENS} tokens of it: ` +
-    'a longer one is shown as its beginning and its end, with a line saying how many tokens were left out between them. ';
-  const by = request.filtered === true ? "stopped by the provider's content filter" : 'cut off at its length limit';
-  const cut = request.cut ? `The response was ${by} before it finished: judge only what it does state. ` : '';
-  return bound + cut;
+    'a longer one is shown as its beginning and its end, with a line saying how many tokens were left out between them. '
+  );
 }
 
 /** What the judge is asked to decide, by mode. */
@@ -98,7 +99,7 @@ export function judgePrompt(request: MessageOf<'judge.requested'>, options: Role
       problemPart(request.question),
       referencePart(request, proof),
       candidatePart(request),
-      instructionPart(`${viewNote(request)}${judgeInstruction(proof)}Explain briefly, then write on the last line exactly "VERDICT: equivalent" or "VERDICT: not equivalent".`),
+      instructionPart(`${viewNote()}${judgeInstruction(proof)}Explain briefly, then write on the last line exactly "VERDICT: equivalent" or "VERDICT: not equivalent".`),
     ],
   };
 }

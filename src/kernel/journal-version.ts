@@ -7,4 +7,4 @@
  * and runs written before the rename store it as `protocolVersion` (read as
  * `journalVersion`: src/store/records.ts).
  */
-export const JOURNAL_VERSION = 7;
+export const JOURNAL_VERSION = 8;

@@ -107,7 +107,7 @@ export interface CandidateResult {
   judge: { verdicts: Array<boolean | null> } | null;
   /** The judge's grade: the mean of its parseable verdicts; null when there is none. Under `ruled`, the rule's grade (1 or 0). */
   correctJudge: number | null;
-  /** `--judge-when unsure` left this candidate to the rule-based grader, which was sure: no judge call, `correctJudge` is its grade. Absent otherwise. */
+  /** The judge was not asked, the rule's grade standing (`correctJudge` is it): `--judge-when unsure` left this candidate to the rule-based grader, which was sure, or its reply was cut before its end (no final answer: 0). Absent otherwise. */
   ruled?: true;
   /** It holds a verdict reused from an earlier iteration's identical judge request (machines/judge-stage.ts): it counts in Pass@1, its rule = judge comparison where that was asked. Absent otherwise. */
   reusedVerdict?: true;

@@ -117,7 +117,7 @@ export function formatIterationTable(iterations: IterationMetrics[], options: { 
     : !verdicts
       ? wrap("The LLM judge ran but gave no verdict (its unusable outputs are counted above), so Pass@1 and the shares have no value; --wide adds the rule-based grade (Pass@1 rule).", NARROW_WIDTH)
       : hybrid
-      ? wrap("Hybrid grading (--judge-when unsure): the judge graded the candidates the rule-based grader was unsure of (the share in parentheses), the rule's verdict stands for the rest.", NARROW_WIDTH)
+      ? wrap("The judge graded the share of candidates in parentheses; the rule's verdict stands for the rest: a reply cut before its end (no final answer, 0) and, with --judge-when unsure, those the rule-based grader was sure of.", NARROW_WIDTH)
       : [];
   return [...title, line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line), ...footer, ...unusable, ...grading].join('\n');
 }

@@ -24,7 +24,9 @@ describe('rule = judge agreement', () => {
       expect(answered).toBeGreaterThan(0);
       expect(answered).toBeLessThan(candidates.length);
       // Before: every judged candidate, the answerless ones too (sureJudged 16 of 16 candidates, each an "agreement").
-      expect(judgedAll).toBe(candidates.length);
+      // A reply the mode cut is not sent to the judge (graded 0, ruled): every other candidate is judged.
+      expect(judgedAll).toBe(candidates.filter((c) => c.ruled !== true).length);
+      expect(candidates.filter((c) => c.ruled === true).every((c) => c.answer === null && c.correctJudge === 0)).toBe(true);
       expect(sure).toBe(answered);
       expect(metrics.totals.ruleJudgeAgreement.judged).toBe(answered);
     } finally {

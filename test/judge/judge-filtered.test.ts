@@ -1,13 +1,13 @@
 /**
- * The judge is told why a candidate's response stopped before its end: cut
- * off at its length limit (`finish_reason: "length"`), or stopped by the
- * provider's content filter (`"content_filter"`). Before, a filtered response
- * was said to be cut at its length limit, which tells the judge the model ran
- * out of room when it was stopped for what it wrote. Only that candidate's
- * prompt changes: every other judge call keys as it did, so a resumed run
- * finds them in its journal.
+ * A response that stopped before its end, cut off at its length limit
+ * (`finish_reason: "length"`) or stopped by the provider's content filter
+ * (`"content_filter"`), has no final answer: it is not sent to the judge and is
+ * graded 0, the rule's verdict standing (`ruled`). Before, the judge read it,
+ * told it was cut, and credited what it wrote on its way. Every other judge
+ * call keys as it did.
  */
 import { createServer } from 'node:http';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'vitest';
 import { chatChunkEvent, chatCompletionBody, listening, readJournal, runInProcess, serveModel, test, writeProblems } from '../fixtures.ts';
@@ -33,7 +33,7 @@ function modelServer(): ReturnType<typeof listening> {
   return listening(server);
 }
 
-test("the judge's prompt says a response was stopped by the content filter, not cut at its length limit; every other judge call keys as before", async ({ dir }) => {
+test('a response stopped by the content filter or cut at its length limit is not judged but graded 0; a whole one\'s judge call keys as before', async ({ dir }) => {
   const model = await modelServer();
   const judgeBodies: string[] = [];
   const judge = await serveModel((body) => {
@@ -49,21 +49,17 @@ test("the judge's prompt says a response was stopped by the content filter, not 
     const output = path.join(dir, 'out');
     const flags = ['--strategy', 'majority', '--samples', '1', '--max-iterations', '1', '--parse-retries', '0', '--judge-passes', '1'];
     await runInProcess(['--input-file', input, '--output-file', output, '--no-proof', '--base-url', model.url, '--model-name', 'm', '--judge-base-url', judge.url, '--judge-model-name', 'm', ...flags]);
-    const told = (question: string) => {
-      const body = judgeBodies.find((b) => b.includes(question)) ?? '';
-      return { filter: body.includes("The response was stopped by the provider's content filter before it finished"), length: body.includes('The response was cut off at its length limit before it finished') };
-    };
-    expect(told('Compute 2 times 3.')).toEqual({ filter: true, length: false });
-    expect(told('Compute 3 times 4.')).toEqual({ filter: false, length: true });
-    expect(told('Compute 4 times 5.')).toEqual({ filter: false, length: false });
-    // The keys the judge calls of p2 (cut at its length limit) and p3 (whole) had before the filter was told apart.
+    expect(judgeBodies.map((body) => ['Compute 2 times 3.', 'Compute 3 times 4.', 'Compute 4 times 5.'].filter((question) => body.includes(question)))).toEqual([['Compute 4 times 5.']]);
+    const lines = (await readFile(path.join(output, 'results.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { problem: string; candidates: Array<{ correct_judge: number | null; ruled?: true }> });
+    const grades = Object.fromEntries(lines.map((line) => [line.problem, line.candidates.map((c) => ({ correctJudge: c.correct_judge, ruled: c.ruled === true }))]));
+    expect(grades).toEqual({ p1: [{ correctJudge: 0, ruled: true }], p2: [{ correctJudge: 0, ruled: true }], p3: [{ correctJudge: 0, ruled: false }] });
+    // The key the judge call of p3 (whole) had before.
     const keys = (await readJournal(output)).filter((call) => call.key.includes('/judge/')).map((call) => call.key);
-    expect(keys.filter((key) => !key.startsWith('p1/')).sort()).toEqual(PINNED_KEYS);
-    expect(keys.find((key) => key.startsWith('p1/'))).not.toBe('p1/0/judge/0/d6e82422d86a46cf');
+    expect(keys).toEqual(PINNED_KEYS);
   } finally {
     await Promise.all([model.close(), judge.close()]);
   }
 });
 
-/** The journal keys of p2's and p3's judge calls as tmas made them before (p1's, filtered, was d6e82422d86a46cf). */
-const PINNED_KEYS = ['p2/0/judge/0/6ba8efae9365a83d', 'p3/0/judge/0/669bf1907ffb53b7'];
+/** The journal key of p3's judge call as tmas made it before. */
+const PINNED_KEYS = ['p3/0/judge/0/669bf1907ffb53b7'];

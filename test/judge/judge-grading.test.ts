@@ -70,7 +70,7 @@ describe('the judge samples as its grading says, never as the method does', () =
       ]);
       seen[strategy] = (await readRequestLog(log)).slice(before);
       const { metrics } = await outputs(output);
-      expect(metrics.evaluation.judge).toMatchObject({ temperature: 0.6, topP: 0.95, when: 'always', view: { reads: 'final-text', maxTokens: JUDGE_VIEW_TOKENS, statesCut: true } });
+      expect(metrics.evaluation.judge).toMatchObject({ temperature: 0.6, topP: 0.95, when: 'always', view: { reads: 'final-text', maxTokens: JUDGE_VIEW_TOKENS, cut: 'no-answer' } });
       expect(metrics.evaluation.sampling.judge).toEqual({ temperature: 0.6, topP: 0.95 });
     }
     for (const [strategy, temperature] of Object.entries(upstream)) {
@@ -187,7 +187,7 @@ describe('hybrid grading: --judge-when unsure', () => {
       ...['--judge-model-name', 'tmas-sim', '--judge-passes', `${PASSES}`, '--judge-when', 'unsure', '--judge-audit', '0'],
     ]);
     const { metrics, results } = await outputs(output);
-    expect(formatTable1([{ strategy, run: await loadRun(output), options: {} }])).toMatch(/Hybrid grading \(--judge-when unsure\)[\s\S]*^\| [\w-]+ \|[^\n]*\| \d+\.\d% \| [^|\n]+ \|$/m);
+    expect(formatTable1([{ strategy, run: await loadRun(output), options: {} }])).toMatch(/The judge graded the share of candidates the column 'judged' below gives[\s\S]*^\| [\w-]+ \|[^\n]*\| \d+\.\d% \| [^|\n]+ \|$/m);
     const candidates = results.flatMap((line) => line.candidates);
     const toJudge = candidates.filter((c) => c.unsure === true || c.answer === null);
     expect(toJudge.length).toBeGreaterThan(0);
@@ -209,7 +209,7 @@ describe('hybrid grading: --judge-when unsure', () => {
       expect(it.grade).toBe('judge');
     }
     expect(metrics.evaluation.judge?.when).toBe('unsure');
-    expect(formatIterationTable(metrics.iterations, { simulated: true })).toMatch(/% \(\d+\.\d% to judge\)[\s\S]*Hybrid grading \(--judge-when unsure\)/);
+    expect(formatIterationTable(metrics.iterations, { simulated: true })).toMatch(/% \(\d+\.\d% to judge\)[\s\S]*The judge graded the share of candidates in parentheses/);
   });
 
   test('--judge-audit: a seeded share of the candidates the rule is sure of goes to the judge too, and the agreement is reported with its interval', async ({ dir }) => {

@@ -104,7 +104,8 @@ describe('tmas table1', () => {
     const coverage = metrics.iterations[0]?.judgeCoverage ?? 1;
     expect(coverage).toBeLessThan(1);
     const row = (await readFile(path.join(out, 'table1.md'), 'utf8')).match(/^\| majority \|.*$/gm)?.at(-1) ?? '';
-    expect(row).toContain(`all, ${(coverage * 100).toFixed(1)}% graded ⚠`);
+    // Sent to the judge: every candidate but those cut before their end, which are graded 0 without it.
+    expect(row).toMatch(new RegExp(`\\| (all|\\d+\\.\\d%), ${(coverage * 100).toFixed(1)}% graded ⚠`));
     // The judge's gaps are the grading's, not the method's: its note says the figure is over what it graded.
     const note = (await readFile(path.join(out, 'table1.md'), 'utf8')).match(/^- ⚠ majority: .* of the judge role .*$/m)?.[0] ?? '';
     expect(note).toMatch(/; the judge gave no verdict there, so Pass@1 is over the candidates it graded \(the method itself ran as designed\)\.$/);
@@ -119,7 +120,7 @@ describe('tmas table1', () => {
     for (const problem of smallProblems(4)) shown.push(...(await runShowCommand(path.join(out, 'majority'), { problem: problem.problem_id })));
     const graded = shown.filter((line) => /^ {2}#\d/.test(line));
     expect(graded.length).toBeGreaterThan(0);
-    for (const line of graded) expect(line).toMatch(/ {2}rule (correct|wrong)( \(unsure\))?, judge ((correct|wrong) \([01] of 1 passes\)|no verdict \(left out of Pass@1\))$/);
+    for (const line of graded) expect(line).toMatch(/ {2}rule (correct|wrong)( \(unsure\))?, judge ((correct|wrong) \([01] of 1 passes\)|no verdict \(left out of Pass@1\)|not asked \(cut before its end: no final answer\))$/);
     expect(graded.some((line) => line.endsWith('judge no verdict (left out of Pass@1)'))).toBe(true);
   });
 
@@ -133,9 +134,10 @@ describe('tmas table1', () => {
     expect(error).toContain(`read them with tmas calls ${path.join(out, 'majority')} --role judge). `);
     expect(error).toMatch(/Fix the judge \(--judge-base-url, --judge-model-name, --judge-max-tokens\), then run the table again into a new --output-file/);
     const table = await readFile(path.join(out, 'table1.md'), 'utf8');
-    expect(table).toMatch(/^MV@2 ⚠ .*: - over 0 of 2 problems \(2 without a verdict of the judge\)$/m);
+    // One problem's samples were both cut: graded 0 without the judge, the only figure, which the headline says is none.
+    expect(table).toMatch(/^MV@2 ⚠ .*: 0\.0 \[–\] over 1 of 2 problems \(1 without a verdict of the judge\)$/m);
     // The file says so itself, under its title: a reader of table1.md alone sees no figure of 0 to take for an accuracy.
-    expect(table.split('\n')[2]).toMatch(/^\*\*No column of this table is a result\.\*\* majority: the judge gave no verdict on any of its candidates \((\d+) of \1 replies unusable, .*read them with tmas calls majority --role judge\)\. Their cells are '-': they measure nothing, not an accuracy of 0\./);
+    expect(table.split('\n')[2]).toMatch(/^\*\*No column of this table is a result\.\*\* majority: the judge gave no verdict on any of its candidates \((\d+) of \1 replies unusable, .*read them with tmas calls majority --role judge\)\. Their cells are '-', or figures of the replies cut before their end alone \(0, graded without the judge\): they measure nothing, not an accuracy of 0\./);
     expect(table).not.toContain(dir);
     expect(existsSync(path.join(out, 'report.html'))).toBe(true);
   });
@@ -202,7 +204,10 @@ describe('tmas table1', () => {
     const row = (await readFile(path.join(out, 'table1.md'), 'utf8')).match(/^\| majority \|.*$/gm)?.at(-1)?.split(' | ') ?? [];
     expect(row.at(-1)).toMatch(new RegExp(` of ${compared.length} \\|$`));
     const coverage = last?.judgeCoverage ?? 1;
-    expect(row.at(-2)).toBe(coverage < 1 ? `all, ${(coverage * 100).toFixed(1)}% graded ⚠` : 'all');
+    // Sent to the judge: every sample but those cut before their end, graded 0 without it.
+    const asked = (last as Figures & { judgeAsked?: number }).judgeAsked ?? 1;
+    const sent = asked === 1 ? 'all' : `${(asked * 100).toFixed(1)}%`;
+    expect(row.at(-2)).toBe(coverage < 1 ? `${sent}, ${(coverage * 100).toFixed(1)}% graded ⚠` : sent);
     // Run again, the finished comparison resumes: majority starts again at iteration 0, answered from its journal, and
     // a pass without a verdict there stays without one (it took the verdict its repeat got in iteration 1, and the
     // results, metrics and table changed).

@@ -24,7 +24,10 @@ function gradeOf(c: IterationRecord['candidates'][number]): string {
   const given = verdicts.filter((v) => v !== null);
   const judge =
     c.ruled === true
-      ? 'not asked (the rule was sure)'
+      ? // A candidate with no answer goes to the judge unless its reply was cut, which has none (judging.ts's ruledByRule).
+        c.answer === null
+        ? 'not asked (cut before its end: no final answer)'
+        : 'not asked (the rule was sure)'
       : given.length === 0
         ? 'no verdict (left out of Pass@1)'
         : `${(c.correctJudge ?? 0) > 0.5 ? 'correct' : 'wrong'} (${given.filter(Boolean).length} of ${given.length} passes${given.length < verdicts.length ? `, ${verdicts.length - given.length} without a verdict` : ''})`;

@@ -11,14 +11,20 @@ import type { IterationMetrics } from '../../observers/metrics.ts';
 import { roleOutputTotals } from '../../observers/role-outputs.ts';
 import { deadRoles } from '../../report/hollow-roles.ts';
 
-/** The error of a finished run judged in every iteration whose judge graded no problem in any; null when some iteration has a figure. */
+/**
+ * The error of a finished run judged in every iteration whose judge graded no problem in any, or gave a verdict in
+ * none of its replies (its figures are then those of the replies cut before their end alone, graded 0 without it);
+ * null when the judge graded.
+ */
 export function ungradedRunError(iterations: IterationMetrics[], runDir: string): UserError | null {
-  if (iterations.length === 0 || iterations.some((it) => it.grade !== 'judge' || it.graded > 0)) return null;
+  if (iterations.length === 0 || iterations.some((it) => it.grade !== 'judge')) return null;
   const judge = roleOutputTotals(iterations).judge;
+  const judgeSilent = judge !== undefined && judge.outputs > 0 && judge.unusable === judge.outputs;
+  if (!judgeSilent && iterations.some((it) => it.graded > 0)) return null;
   const replies = judge === undefined ? 'no reply of the judge was journaled' : `${judge.unusable} of ${judge.outputs} of its replies unusable${judge.reason === null ? '' : `, e.g. ${JSON.stringify(judge.reason)}`}`;
   return new UserError(
     'TMAS_RUN_UNGRADED',
-    `The run finished, but the LLM judge gave no verdict on any candidate (${replies}): results.jsonl and metrics.json hold no Pass@1, which is not an accuracy of 0. ` +
+    `The run finished, but the LLM judge gave no verdict on any candidate (${replies}): results.jsonl and metrics.json hold no Pass@1 (or one of the replies cut before their end alone, graded 0 without the judge), which is not an accuracy of 0. ` +
       `Read the judge's replies with tmas calls ${runDir} --role judge. A judge must end each reply with "VERDICT: equivalent" or "VERDICT: not equivalent" within --judge-max-tokens; ` +
       `fix it (--judge-base-url, --judge-model-name, --judge-max-tokens) and grade again with tmas fork ${runDir} --output-file NEW and the judge's flags: the method's calls are answered from this run's journal.`,
   );

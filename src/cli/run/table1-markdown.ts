@@ -212,7 +212,7 @@ export function formatTable1(methods: Table1Method[]): string {
   if (tmas) lines.push(...differenceTable(iterative, tmas, (method) => `${mark(method)}${versus}`, depth));
   if (majority) lines.push('', mvLine(majority, marks(majority), tmas, tmas === undefined ? '' : marks(tmas)));
   const hybrid = methods.some((method) => method.run.iterations.some((it) => it.judgeAsked != null && it.judgeAsked < 1));
-  if (hybrid) lines.push('', "Hybrid grading (--judge-when unsure): the judge graded the candidates the rule-based grader was unsure of, the rule the rest; the column 'judged' below gives each method's share.");
+  if (hybrid) lines.push('', "The judge graded the share of candidates the column 'judged' below gives; the rule's verdict stands for the rest: a reply cut before its end (no final answer, 0) and, with --judge-when unsure, those the rule-based grader was sure of.");
   lines.push('', ...budgetTable(methods));
   const notes = [
     ...methods.flatMap((method, r) => {

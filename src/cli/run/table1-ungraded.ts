@@ -14,14 +14,17 @@ import { unreferencedProblems } from '../../report/unreferenced-problems.ts';
 import { hollowSentence } from '../../report/hollow-roles.ts';
 
 /**
- * `majority: the judge gave no verdict on any of its candidates (24 of 24 replies unusable, e.g. "…"; read them with …)`, one per method whose every iteration graded no problem;
+ * `majority: the judge gave no verdict on any of its candidates (24 of 24 replies unusable, e.g. "…"; read them with …)`, one per method whose every iteration graded no problem,
+ * or whose judge gave no verdict in any of its replies: its figures are then those of the replies cut before their end alone, graded 0 without
+ * the judge (judging.ts's ruledByRule), which read as an accuracy of 0;
  * `dirOf` names a method's run directory (table1.md names it relative to itself, so that the file is the same wherever the table was run).
  */
 export function ungradedMethods(methods: Table1Method[], dirOf = (method: Table1Method) => method.run.dir): string[] {
   return methods.flatMap((method) => {
     const iterations = method.run.iterations;
-    if (iterations.length === 0 || iterations.some((it) => it.graded > 0)) return [];
     const judge = method.run.unusable.find((entry) => entry.role === 'judge');
+    const judgeSilent = judge !== undefined && judge.outputs > 0 && judge.unusable === judge.outputs;
+    if (iterations.length === 0 || (!judgeSilent && iterations.some((it) => it.graded > 0))) return [];
     const example = judge?.reason == null ? '' : `, e.g. ${JSON.stringify(judge.reason)}`;
     if (judge !== undefined) return [`${method.strategy}: ${JUDGE_CAUSE} (${judge.unusable} of ${judge.outputs} replies unusable${example}; read them with tmas calls ${dirOf(method)} --role judge)`];
     // Problems without a reference answer (a run given --force) are graded by nothing: not the judge's doing.
@@ -119,7 +122,7 @@ export function notAResultSentences(columns: NotAResult, again = 'run the table 
   const sentences: string[] = [];
   const listed = (entries: string[]) => entries.map((entry) => `${entry}.`).join(' ');
   if (columns.ungraded.length > 0) {
-    sentences.push(`${listed(columns.ungraded)} Their cells are '-': they measure nothing, not an accuracy of 0. ${ungradedAdvice(columns.ungraded)}`);
+    sentences.push(`${listed(columns.ungraded)} Their cells are '-', or figures of the replies cut before their end alone (0, graded without the judge): they measure nothing, not an accuracy of 0. ${ungradedAdvice(columns.ungraded)}`);
   }
   if (columns.answerless.length > 0) {
     sentences.push(

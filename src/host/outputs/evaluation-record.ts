@@ -56,9 +56,11 @@ export interface JudgeGrading {
    * What the judge reads of a response, in both modes and for every strategy: its final text after the
    * reasoning, at most `maxTokens` tokens (head and tail kept), never the extracted answer alone (runs of
    * journal version 5 and before read the extracted answer with --no-proof: `answer-else-final-text`);
-   * `statesCut`: its prompt says when the response was cut off before its end, and by what (its length limit, or the provider's content filter).
+   * `cut`: a response cut off before its end (at its length limit, or by the provider's content filter) is not sent to
+   * the judge: it has no final answer, graded 0 (`no-answer`; runs of journal version 7 and before had `statesCut`:
+   * the judge read it, told it was cut).
    */
-  view: { reads: 'final-text'; maxTokens: number; statesCut: true };
+  view: { reads: 'final-text'; maxTokens: number; cut: 'no-answer' };
   /** `always`: every candidate is judged; `unsure`: only those the rule-based grader is unsure of (or finds no answer in), the rule's verdict standing for the rest. */
   when: JudgeWhen;
   independent: boolean;
@@ -100,7 +102,7 @@ export function evaluationRecord(config: RunConfig): EvaluationRecord {
             maxTokens: config.judge.maxTokens,
             temperature: judgeSampling.temperature,
             topP: judgeSampling.topP ?? null,
-            view: { reads: 'final-text', maxTokens: JUDGE_VIEW_TOKENS, statesCut: true },
+            view: { reads: 'final-text', maxTokens: JUDGE_VIEW_TOKENS, cut: 'no-answer' },
             when: config.judge.when,
             independent: JSON.stringify(judge.baseUrl) !== JSON.stringify(solution.baseUrl) || judge.model !== solution.model,
             verdictReuse: VERDICT_REUSE,
