@@ -8,7 +8,7 @@ import { repairStore } from '../../src/store/repair/repair.ts';
 import { runLockHolder } from '../../src/store/run-lock.ts';
 import { Store } from '../../src/store/store.ts';
 import { referencedTexts } from '../../src/store/texts.ts';
-import { fileHashes, readJournal, REPO, runCli, runCliInProcess, runInProcess, smallProblems, finishedRunOfFile, test as base, writeProblems } from '../fixtures.ts';
+import { chatCompletionBody, fileHashes, readJournal, REPO, runCli, runCliInProcess, runInProcess, serveHttp, smallProblems, finishedRunOfFile, test as base, writeProblems } from '../fixtures.ts';
 
 /** A finished run: its directory and how many calls its journal holds. */
 interface FinishedRun {
@@ -269,6 +269,43 @@ describe('a damaged store is named and never changed', () => {
     expect(Number(/(\d+) calls issued/.exec(resumed.stdout)?.[1])).toBeGreaterThan(0);
     const again = await runCliInProcess(['run', '--resume', run]);
     expect(again.stdout).toMatch(/^0 calls issued/m);
+  });
+
+  test('a stopped run (no line in results.jsonl) whose write-ahead log was emptied: resume, log and export refuse it by the log length metrics.json records, and nothing changes', async ({ dir }) => {
+    // The model answers the two solutions, then refuses the key: the run stops in iteration 0, its calls journaled.
+    let calls = 0;
+    const server = await serveHttp((req, res) => {
+      if (req.url?.endsWith('/models')) {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'm', object: 'model', owned_by: 'x' }] }));
+        return;
+      }
+      calls++;
+      if (calls > 2) res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'invalid key' } }));
+      else res.writeHead(200, { 'content-type': 'application/json' }).end(chatCompletionBody('So the answer is \\boxed{2}.', { model: 'm' }));
+    });
+    try {
+      const problems = await writeProblems(dir, smallProblems(1));
+      const run = path.join(dir, 'run');
+      const stopped = await runCliInProcess(['run', '--input-file', problems, '--output-file', run, '--no-proof', '--base-url', server.url, '--model-name', 'm', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '1', '--judge-passes', '0', '--max-retries', '0']);
+      expect(stopped.code, stopped.stderr).toBe(2);
+      // Two solutions journaled, then refusals. Every write of this run is in its log (no open has moved it into a
+      // table yet: the journal is not read here).
+      const sent = calls;
+      expect(sent).toBeGreaterThan(2);
+      expect(JSON.parse(await readFile(path.join(run, 'metrics.json'), 'utf8')).results.lines).toBe(0);
+      await truncate(await logOf(run), 0);
+      const before = await fileHashes(run);
+      // Before: each read the store as a run that never started, and the resume paid again for both solutions.
+      for (const args of [['run', '--resume', run], ['log', run], ['export', run, '--out', path.join(dir, 'rl')]]) {
+        const refused = await runCliInProcess(args);
+        expect(refused.code, `${args[0]}: ${refused.stderr}`).toBe(2);
+        expect(refused.stderr, args[0]).toMatch(/its message log holds 0 messages where metrics\.json says it held \d+ when written.*\[TMAS_STORE_DAMAGED\]/);
+        expect(await fileHashes(run), args[0]).toEqual(before);
+      }
+      expect(calls).toBe(sent);
+    } finally {
+      await server.close();
+    }
   });
 
   test('a byte changed inside a stored message (LevelDB checks no checksum on a read: the value comes back and no longer parses): log and show name the damaged table, never an internal error', async ({ dir, finished }) => {

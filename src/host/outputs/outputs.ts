@@ -67,8 +67,10 @@ export async function writeOutputs(options: {
   let metricsFile: OutputFile | null = null;
   try {
     const { lines, sha256, problems } = await writeResults(options, results);
+    // The message log's length as written: evidence of a store that later lost its end (outputs-evidence.ts).
+    const log = { messages: await options.store.nextSeq() };
     metricsFile = await createOutputFile(path.join(options.outputDir, 'metrics.json'), { advice: ADVICE, retry: RETRY });
-    await metricsFile.write(`${JSON.stringify(metricsOf(options, problems, { lines, sha256 }, gateway), null, 2)}\n`);
+    await metricsFile.write(`${JSON.stringify(metricsOf(options, problems, { lines, sha256 }, gateway, log), null, 2)}\n`);
     await results.commit();
     await metricsFile.commit();
   } catch (error) {
@@ -124,7 +126,7 @@ async function writeResults(options: OutputOptions, results: OutputFile) {
 }
 
 /** The content of metrics.json. */
-function metricsOf(options: OutputOptions, problems: ReturnType<typeof createProblemTable>, results: { lines: number; sha256: string }, counts: GatewayCounts) {
+function metricsOf(options: OutputOptions, problems: ReturnType<typeof createProblemTable>, results: { lines: number; sha256: string }, counts: GatewayCounts, log: { messages: number }) {
   return {
     metricsVersion: METRICS_VERSION,
     run: options.run,
@@ -146,5 +148,6 @@ function metricsOf(options: OutputOptions, problems: ReturnType<typeof createPro
     problems: problems.rows(),
     incomplete: options.stopped ?? [],
     results,
+    log,
   };
 }

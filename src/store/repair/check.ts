@@ -19,7 +19,7 @@ import { checkStoreFiles } from '../disk/store-files.ts';
 import { checkStoreBlocks } from '../disk/block-check.ts';
 import { makeStoreView } from './store-view.ts';
 import { checkProblemRecords } from './problem-records-check.ts';
-import { checkOutputsCovered } from './outputs-evidence.ts';
+import { checkLogCovered, checkOutputsCovered } from './outputs-evidence.ts';
 import { checkManifest } from './manifest-check.ts';
 import { requireOpenablePath } from '../run-dir-path.ts';
 import { checkLogEnd } from './log-end-check.ts';
@@ -118,6 +118,7 @@ export async function openStoreView(runDir: string, into?: string, options: { ev
       .then(() => checkProblemRecords(runDir, store))
       .then(() => checkOutputsCovered(runDir, store))
       .then(() => checkLogEnd(runDir, store))
+      .then(() => checkLogCovered(runDir, store))
       .catch(async (error: unknown) => {
         await store.close();
         throw error;

@@ -5,7 +5,10 @@
  * store holding fewer iteration records than that lost them: a write-ahead
  * log emptied or cut short reads to LevelDB as a store that never held its
  * records (no checksum fails), and a resume would pay again, without a word,
- * for every call it held. Only `tmas repair` drops records knowingly: it notes
+ * for every call it held. A stopped run's results.jsonl may hold no line, so
+ * metrics.json also records how many messages the log held when it was written
+ * (`log.messages`): a log that ends before that lost its end, with the calls
+ * journaled there. Only `tmas repair` drops records knowingly: it notes
  * the outputs it made stale (`repairedOutputs`), which are then no evidence.
  */
 import { readFile } from 'node:fs/promises';
@@ -25,14 +28,15 @@ const METRICS_READ_LIMIT = 256 * 2 ** 20;
  * What metrics.json says of the results.jsonl it was written with and of the run that wrote it (`run`:
  * absent in files written before it was recorded), or null where it says nothing readable.
  */
-export async function outputsRecord(runDir: string): Promise<{ lines: number; sha256: string; run?: string } | null> {
+export async function outputsRecord(runDir: string): Promise<{ lines: number; sha256: string; run?: string; messages?: number } | null> {
   const text = await readSmallFile(path.join(runDir, 'metrics.json'));
   if (text === null) return null;
   try {
-    const parsed = JSON.parse(text) as { run?: unknown; results?: { lines?: unknown; sha256?: unknown } } | null;
+    const parsed = JSON.parse(text) as { run?: unknown; results?: { lines?: unknown; sha256?: unknown }; log?: { messages?: unknown } } | null;
     const results = parsed?.results;
     if (!Number.isSafeInteger(results?.lines) || typeof results?.sha256 !== 'string') return null;
-    return { lines: results.lines as number, sha256: results.sha256, ...(typeof parsed?.run === 'string' ? { run: parsed.run } : {}) };
+    const messages = parsed?.log?.messages;
+    return { lines: results.lines as number, sha256: results.sha256, ...(typeof parsed?.run === 'string' ? { run: parsed.run } : {}), ...(Number.isSafeInteger(messages) ? { messages: messages as number } : {}) };
   } catch {
     return null;
   }
@@ -69,6 +73,24 @@ export async function checkOutputsCovered(runDir: string, store: Store): Promise
   throw storeDamaged(
     runDir,
     `it holds ${held} iteration records where metrics.json says results.jsonl was written from ${outputs.lines}: records were lost from the store (a write-ahead log in store/ emptied or cut short?), and a resume would pay again for the calls they held. Restore store/ from a copy if you have one`,
+  );
+}
+
+/**
+ * Refuses a message log shorter than metrics.json says it was when written (`log.messages`; absent in files written
+ * before it was recorded): checked after the log's own end (log-end-check.ts), which names the messages lost where
+ * the store still says how far its processes logged. Outputs a repair made stale are not evidence.
+ */
+export async function checkLogCovered(runDir: string, store: Store): Promise<void> {
+  const outputs = await outputsRecord(runDir);
+  const messages = outputs?.messages;
+  if (outputs === null || messages === undefined) return;
+  if ((await store.manifest().get(REPAIRED_OUTPUTS)) === outputs.sha256) return;
+  const held = await store.nextSeq();
+  if (held >= messages) return;
+  throw storeDamaged(
+    runDir,
+    `its message log holds ${held} messages where metrics.json says it held ${messages} when written: the end of the store was lost (a write-ahead log in store/ emptied or cut short?), with the calls journaled there, and a resume would pay again for them. Restore store/ from a copy if you have one`,
   );
 }
 

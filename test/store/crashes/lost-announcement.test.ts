@@ -6,7 +6,7 @@
  * makes the window itself: it puts a finished run's store back as such a kill
  * leaves it.
  */
-import { cp, readFile } from 'node:fs/promises';
+import { cp, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { readLog, runInProcess, smallProblems, test, writeProblems, runCliInProcess } from '../../fixtures.ts';
@@ -42,6 +42,8 @@ async function dropAnnouncement(runDir: string): Promise<{ problem: string; iter
     for (const [key] of log.slice(from)) await store.messages().del(key);
     // A process killed before its outputs keeps no counts (their endSeq past the cut): a record that says the log went further is damage now.
     for await (const [key, counts] of store.processes().iterator()) if ((counts as { endSeq: number }).endSeq > Number(log[from]?.[0])) await store.processes().del(key);
+    // A kill before the outputs leaves none of its own (the finished run's describe the log before the cut).
+    await Promise.all(['metrics.json', 'results.jsonl'].map((name) => rm(path.join(runDir, name))));
     // The save's mark that its announcement is still to come, which the logged announcement cleared.
     await store.unannounced().put(problem as string, iteration);
     // What the metrics would say without it: the problem missing from that iteration.
