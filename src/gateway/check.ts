@@ -21,6 +21,7 @@ import { chatAnswersUnlisted } from './unlisted-models.ts';
 import { answersModelList, likelyBaseUrl } from './base-url-hint.ts';
 import { followPages } from './model-pages.ts';
 import { START_POLL_MS, START_TELL_MS, startingFailure, waitedSentence, type StartWait } from './server-start.ts';
+import { clippedText } from '../kernel/clipped-text.ts';
 
 /** What a message may say of the key an endpoint is called with: whose it is, whether one was set, and what sets it. Never the key. */
 export interface KeyOrigin {
@@ -283,7 +284,7 @@ function noModelList(endpoint: Endpoint, flag: string, modelFlag: string, likely
 /** A `GET /models` answered with something other than OpenAI's `{"data": [...]}`: a web page, a proxy's notice, the base URL of something else. */
 function notAModelList(endpoint: Endpoint, flag: string, contentType: string | null, body: unknown): UserError {
   const text = typeof body === 'string' ? body : JSON.stringify(body) ?? '';
-  const shown = text.replace(/\s+/g, ' ').trim().slice(0, 120);
+  const shown = clippedText(text.replace(/\s+/g, ' ').trim(), 120);
   return new UserError(
     'TMAS_ENDPOINT',
     `The endpoint ${endpoint.baseUrl} (from ${flag}) answered GET /models with ${contentType ?? 'a body'} that is not a list of models${shown === '' ? '' : ` ("${shown}")`}. ` +

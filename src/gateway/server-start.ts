@@ -17,6 +17,7 @@ import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai'
 import { quotaSpent } from './request/quota-spent.ts';
 import { loopbackAdvice, throughProxy } from './request/proxy/proxy-env.ts';
 import { ProxyRefusedError } from './request/proxy/proxy-agents.ts';
+import { clippedText } from '../kernel/clipped-text.ts';
 
 /**
  * Statuses a server or its proxy answers while it starts (the proxy finds no
@@ -44,7 +45,7 @@ export const START_TELL_MS = 30_000;
  */
 export function startingFailure(error: unknown): string | null {
   if (error instanceof APIError && error.status !== undefined && STARTING_STATUSES.has(error.status) && !quotaSpent(error)) {
-    const words = error.message.replace(new RegExp(`^${error.status} ?`), '').replace(/\s+/g, ' ').trim().slice(0, 120);
+    const words = clippedText(error.message.replace(new RegExp(`^${error.status} ?`), '').replace(/\s+/g, ' ').trim(), 120);
     return `answers HTTP ${error.status}${words === '' || words.startsWith('<') ? '' : `: ${words}`}`;
   }
   // Refused, not reset or timed out: a port nothing listens on yet. A reset or a silence is no server starting (a wrong scheme, a firewall).

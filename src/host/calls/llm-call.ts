@@ -20,6 +20,7 @@ import type { JournalSource } from './journal-source.ts';
 import { CONTEXT_MARGIN, shrunkWindow, statedWindow } from './context-errors.ts';
 import { createServerWindows, type ServerWindows } from './server-windows.ts';
 import { keyAtIteration, keyedAt, shapeOf, type CallShape, type Keyed } from './call-key.ts';
+import { clippedText } from '../../kernel/clipped-text.ts';
 
 /** The calls of a run's process: answered from the journal, sent and journaled (issued), and sent and failed for good. */
 export interface CallCounts {
@@ -388,6 +389,6 @@ function failedForGood(deps: LlmCallDeps, input: LlmInput, error: CallFailedErro
   if (stop !== null) deps.stopRun(stop);
   // A grading call (the judge) is a stage the loop does not depend on: its failure leaves that pass without
   // a verdict (the iteration's judge coverage shows it), it does not stop the problem.
-  if (!input.grading) deps.failures.fail(input.problem, input.iteration, `${input.role}: ${error.code}: ${error.message.slice(0, 200)}`);
+  if (!input.grading) deps.failures.fail(input.problem, input.iteration, `${input.role}: ${error.code}: ${clippedText(error.message, 200)}`);
   return { ok: false, request: input.request, code: error.code, error: error.message, attempt };
 }
