@@ -17,6 +17,7 @@ import { TmasError, UserError } from '../kernel/errors.ts';
 import { metricsFromLog } from '../observers/log-metrics.ts';
 import type { IterationMetrics } from '../observers/metrics.ts';
 import { checkStoreFiles } from '../store/disk/store-files.ts';
+import { checkStoreBlocks } from '../store/disk/block-check.ts';
 import { hasStore } from '../store/repair/check.ts';
 import { runLockHolder } from '../store/run-lock.ts';
 import type { Store } from '../store/store.ts';
@@ -101,12 +102,13 @@ async function listingOf(entry: DirEntry, index: number, read: Pick<RunCatalog, 
 
 /**
  * A finished run's row, from its metrics.json, once its store's structure is checked (what `tmas report`
- * checks first: CURRENT, its MANIFEST, the tables it names; a stat and a few bytes a file). Before, a run
- * whose store lost its CURRENT or a table was listed `done` with its Pass@1, where every page of it and
- * the report said the store was damaged.
+ * checks first: CURRENT, its MANIFEST, the tables it names; a stat and a few bytes a file) and its
+ * write-ahead logs read (a few megabytes at most, whose records LevelDB's open would drop without a word).
+ * Before, a run whose store lost its CURRENT or a table, or held a corrupt log record, was listed `done`
+ * with its Pass@1 and overlaid with the others, where every page of it and the report said the store was damaged.
  */
 async function factsOfFinished(dir: string, base: RunListing, metrics: ListedMetrics): Promise<RunFacts> {
-  if (hasStore(dir)) await checkStoreFiles(dir);
+  if (hasStore(dir)) await checkStoreBlocks(dir, await checkStoreFiles(dir), { everyBlock: false });
   return factsFromMetrics(base, metrics, false);
 }
 

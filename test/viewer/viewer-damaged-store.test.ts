@@ -1,12 +1,13 @@
 /**
  * `tmas view` of a finished run whose store was damaged after its outputs were
  * written. The listing reads a finished run's row from metrics.json; before, a
- * store that lost its CURRENT, had a table cut short or was replaced by a file
+ * store that lost its CURRENT, had a table cut short, a corrupt record in its
+ * write-ahead log, or was replaced by a file
  * was listed `done` with its Pass@1, while `tmas report` refused the run and
  * every page of it said the store was damaged. Now the row is the error the
  * other commands give, and nothing in the directory changes.
  */
-import { rm, truncate, readdir, writeFile } from 'node:fs/promises';
+import { readFile, rm, truncate, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { runViewCommand } from '../../src/cli/inspect/view.command.ts';
@@ -20,6 +21,18 @@ const DAMAGES: Array<{ what: string; damage: (run: string) => Promise<void>; cod
     damage: async (run) => {
       const table = (await readdir(path.join(run, 'store'))).find((name) => name.endsWith('.ldb'));
       await truncate(path.join(run, 'store', table as string), 100);
+    },
+    code: 'TMAS_STORE_DAMAGED',
+  },
+  {
+    // LevelDB's open drops a record that fails its checksum without a word: the run read as a shorter one.
+    what: 'a record of the write-ahead log corrupted',
+    damage: async (run) => {
+      const log = path.join(run, 'store', (await readdir(path.join(run, 'store'))).find((name) => name.endsWith('.log')) as string);
+      const bytes = await readFile(log);
+      const at = Math.floor(bytes.length / 2);
+      for (let i = at; i < at + 8; i++) bytes[i] = (bytes[i] ?? 0) ^ 0xff;
+      await writeFile(log, bytes);
     },
     code: 'TMAS_STORE_DAMAGED',
   },
