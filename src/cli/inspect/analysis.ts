@@ -168,7 +168,14 @@ async function repair(dir: string, io: Io): Promise<void> {
   }
   if (!report.manifest) io.stdout('Without its manifest the run cannot be resumed: start it again in a new directory.');
   else if (report.unresumable !== null) io.stdout(`A resume would refuse it: ${report.unresumable}. Restore the run directory from a copy, or start the run again in a new directory.`);
-  else io.stdout(`Continue with: tmas run --resume ${dir} (only calls the journal lost are issued again).`);
+  else if (report.iterationGaps.length > 0) {
+    const named = report.iterationGaps.slice(0, 5).join(', ') + (report.iterationGaps.length > 5 ? `, … (${report.iterationGaps.length} in all)` : '');
+    io.stdout(
+      `${report.iterationGaps.length} ${report.iterationGaps.length === 1 ? 'problem' : 'problems'} lost an iteration before its last one: ${named}. ` +
+        'A resume goes on after each problem\'s last iteration and does not redo those, and the figures at them count without the problem. ' +
+        `For whole figures, run it again with: tmas fork ${dir} --output-file NEW (every call its journal still holds is answered from it; only the others are sent).`,
+    );
+  } else io.stdout(`Continue with: tmas run --resume ${dir} (only calls the journal lost are issued again).`);
 }
 
 function defineShow(program: Command, io: Io): void {

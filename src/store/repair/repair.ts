@@ -23,6 +23,7 @@ import { markFailingBlocks, storeBlockDamage } from '../disk/block-check.ts';
 import { checkStoreFiles, misplacedStoreFile, noLevelDbStore } from '../disk/store-files.ts';
 import { lockedError, runLockHolder } from '../run-lock.ts';
 import { noteRepairedOutputs } from './outputs-evidence.ts';
+import { iterationGaps } from './iteration-gaps.ts';
 import { gapsOf, MESSAGE_GAPS } from '../message-sequence.ts';
 
 /** What a repaired store holds. */
@@ -42,6 +43,8 @@ export interface RepairReport {
   unreadable: string[];
   /** Why a resume would still refuse the repaired store (its manifest is not its run's, manifest-check.ts), or null. */
   unresumable: string | null;
+  /** Problems that lost an iteration before their last one (iteration-gaps.ts), which a resume does not redo. */
+  iterationGaps: string[];
 }
 
 /**
@@ -162,6 +165,7 @@ export async function repairStore(runDir: string, now = new Date()): Promise<Rep
       calls: await count(store.calls().keys()),
       iterations: await count(store.iterations().keys()),
       messages: await count(store.messages().keys()),
+      iterationGaps: await iterationGaps(store),
     };
   } finally {
     await store.close();
