@@ -187,7 +187,8 @@ class EventReads implements AsyncIterableIterator<unknown[], StreamEnd> {
     }
     // A `data: [DONE]` line that has ended closes the stream without its blank line: a server that leaves it out and
     // holds the connection open was waited on until --timeout, and the reply it had finished was sent again and paid.
-    if (this.data?.trim() === STREAM_DONE && this.dispatch(events, false)) return events;
+    // (Its data is a few characters: a long one is an event still coming, never trimmed at every read.)
+    if (this.data !== null && this.data.length <= 32 && this.data.trim() === STREAM_DONE && this.dispatch(events, false)) return events;
     if (!done) return events;
     const last = this.pending.join('');
     this.pending = [];
