@@ -116,7 +116,8 @@ async function checkResults(dir: string, metrics: MetricsFile): Promise<void> {
   const found = await pathKind(file).catch((error: unknown) => Promise.reject(new UserError('TMAS_REPORT', `Cannot read ${file}: ${(error as Error).message}.`, { cause: error })));
   if (found.kind === 'other') throw new UserError('TMAS_REPORT', `${file} is ${found.what}, not the results file tmas wrote. Move it away and rewrite it from the store with: tmas run --resume ${dir}`);
   // Hashed as it is read: a results file may be larger than a string can hold.
-  const actual = found.kind === 'missing' ? null : await sha256Of(file).catch(() => null);
+  // One that cannot be read (EACCES) says so: it was not missing, and a resume would not mend it.
+  const actual = found.kind === 'missing' ? null : await sha256Of(file).catch((error: unknown) => Promise.reject(new UserError('TMAS_REPORT', `Cannot read ${file}: ${(error as Error).message}.`, { cause: error })));
   if (actual === expected.sha256) return;
   throw new UserError(
     'TMAS_REPORT_INCONSISTENT',

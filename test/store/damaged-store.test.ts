@@ -431,6 +431,27 @@ describe('a damaged store is named and never changed', () => {
   });
 });
 
+describe('a results.jsonl the user cannot read', () => {
+  test('tmas report says it cannot be read (EACCES), not that it is missing with a resume to mend it', async ({ dir, finished, skip }) => {
+    await chmod(dir, 0o755);
+    // As root a mode bit stops no read: the report then runs as nobody, for whom it does.
+    const asUser = process.getuid?.() === 0 ? NOBODY : {};
+    if (asUser === NOBODY) {
+      const why = await cannotRunTmas(NOBODY, dir);
+      if (why !== null) skip(`the user nobody (65534) cannot run tmas from ${REPO} in ${dir}: ${why}`);
+    }
+    const { run } = await finishedRun(dir, finished);
+    for (const entry of [run, ...(await readdir(run, { recursive: true })).map((name) => path.join(run, name))]) {
+      await chmod(entry, (await stat(entry)).isDirectory() ? 0o755 : 0o644);
+    }
+    await chmod(path.join(run, 'results.jsonl'), 0o000);
+    const report = await runCli(['report', run, '--format', 'md'], asUser);
+    expect(report.code, report.stderr).toBe(2);
+    expect(report.stderr).toMatch(/Cannot read \S*results\.jsonl: EACCES.*\[TMAS_REPORT\]/);
+    expect(report.stderr).not.toContain('is missing');
+  });
+});
+
 /** The names and kinds in a run directory, links not followed: what a refusal must leave as it was, without reading a FIFO or a device. */
 async function entriesOf(run: string): Promise<string[]> {
   const names = await readdir(run, { recursive: true });
