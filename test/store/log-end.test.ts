@@ -50,6 +50,8 @@ describe('a message log that lost its end', () => {
       // The loss accepted: the repair notes the messages as lost, and the resume's own messages take numbers after them.
       const repaired = await runCliInProcess(['repair', run]);
       expect(repaired.code, repaired.stderr).toBe(0);
+      // Said by the repair, which before counted the log's messages and named none lost.
+      expect(repaired.stdout).toContain(`Its message log lost ${held - first} messages (${first}-${held - 1}): noted as lost`);
       const resumed = await runCliInProcess(['run', '--resume', run]);
       expect(resumed.code, resumed.stderr).toBe(0);
       expect(resumed.stdout).toMatch(/0 calls issued/);

@@ -161,6 +161,11 @@ async function repair(dir: string, io: Io): Promise<void> {
   );
   if (report.unreadable.length > 0) io.stdout(`Blocks that failed their checksums were dropped, with the records they held: ${report.unreadable.join(', ')}.`);
   if (report.dropped.length > 0) io.stdout(`${report.dropped.length} records could not be read back (a text they referred to was lost, or they were not records tmas writes) and were dropped (the first: ${report.dropped[0]}).`);
+  if (report.messageGaps.length > 0) {
+    const lost = report.messageGaps.reduce((sum, [first, last]) => sum + last - first + 1, 0);
+    const ranges = report.messageGaps.slice(0, 5).map(([first, last]) => (first === last ? `${first}` : `${first}-${last}`)).join(', ');
+    io.stdout(`Its message log lost ${lost} ${lost === 1 ? 'message' : 'messages'} (${ranges}${report.messageGaps.length > 5 ? ', …' : ''}): noted as lost, so its readers read on past them; what they said (an iteration's completion among them) is in no log now, and a figure made from the log counts without it.`);
+  }
   if (report.callsLost > 0) {
     io.stdout(
       `Its message log holds the replies of ${report.callsLost} ${report.callsLost === 1 ? 'call' : 'calls'} its journal lost, which no repair brings back: noted as lost, so tmas calls, export, plan, replay and fork read the run without them; a resume or a fork sends again (and pays for) those of them it needs.`,

@@ -45,6 +45,8 @@ export interface RepairReport {
   unresumable: string | null;
   /** Problems that lost an iteration before their last one (iteration-gaps.ts), which a resume does not redo. */
   iterationGaps: string[];
+  /** The messages the log lost (the repair's or earlier gaps: first and last sequence number of each), noted in the store. */
+  messageGaps: Array<[number, number]>;
 }
 
 /**
@@ -166,6 +168,7 @@ export async function repairStore(runDir: string, now = new Date()): Promise<Rep
       iterations: await count(store.iterations().keys()),
       messages: await count(store.messages().keys()),
       iterationGaps: await iterationGaps(store),
+      messageGaps: gaps,
     };
   } finally {
     await store.close();
