@@ -22,6 +22,8 @@ export async function chatAnswersUnlisted(client: OpenAI, model: string, signal:
     await client.chat.completions.create({ model, messages: [{ role: 'user', content: 'ping' }], max_tokens: 1, stream: false }, { signal });
     return null;
   } catch (error) {
+    // Stopped by the check's deadline: the server kept the call open, which the client words as "Request was aborted."
+    if (signal.aborted) return 'it was not answered before the start-up check gave up waiting: the server holds the call open';
     // A refused key is told by the model list's own 401 or 403; here, a 4xx other than 404 is a server that read the request.
     const refusedKey = keyChecked && (error instanceof APIError && (error.status === 401 || error.status === 403));
     if (error instanceof APIError && error.status !== undefined && error.status >= 400 && error.status < 500 && error.status !== 404 && !refusedKey) return null;
