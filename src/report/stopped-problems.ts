@@ -45,17 +45,49 @@ function stoppedByFailures(run: RunProgress): string | null {
   return `${failed} call${failed === 1 ? '' : 's'} that failed for good stopped ${firstStop.size} of ${problemsRun(run)} problems (${listed.join(', ')}${more}, first error: ${run.stopped[0]?.first ?? '?'})`;
 }
 
+/** The iterations a problem's row holds, by number (its position where a row does not say). */
+function iterationsOf(row: RunProgress['problems'][number]): number[] {
+  return row.iterations.map((it, at) => {
+    const number = (it as { iteration?: unknown } | null)?.iteration;
+    return Number.isSafeInteger(number) ? (number as number) : at;
+  });
+}
+
+/** The first iteration a problem lacks below its last, or null: a repair dropped it, and a resume never redoes it. */
+function firstLost(row: RunProgress['problems'][number]): number | null {
+  const held = new Set(iterationsOf(row));
+  const last = Math.max(-1, ...held);
+  for (let t = 0; t < last; t++) if (!held.has(t)) return t;
+  return null;
+}
+
 /** `5 of 8 problems stopped before iteration 2 (T=3; problems per iteration: 8, 3, 0)`: those a stop left short of T, or null. */
 function leftByStop(run: RunProgress): string | null {
   const T = run.maxIterations;
   if (T === null) return null;
   const failed = new Set(run.stopped.map((entry) => entry.problem));
   // A problem that finished no iteration has no figures at all: it is counted from the problems the run was given.
-  const completed = run.problems.filter((row) => !failed.has(row.problem) && row.iterations.length >= T).length;
+  const completed = run.problems.filter((row) => !failed.has(row.problem) && Math.max(-1, ...iterationsOf(row)) + 1 >= T).length;
   const short = problemsRun(run) - failed.size - completed;
   if (short <= 0) return null;
-  const perIteration = Array.from({ length: T }, (_, t) => run.problems.filter((row) => row.iterations.length > t).length);
+  const perIteration = Array.from({ length: T }, (_, t) => run.problems.filter((row) => iterationsOf(row).includes(t)).length);
   return `${short} of ${problemsRun(run)} problems were stopped before their last iteration, the run being interrupted (T=${T}; problems per iteration: ${perIteration.join(', ')})`;
+}
+
+/**
+ * `1 of 3 problems lost an iteration before their last one (p1 at iteration 0) …`, or null: a repair dropped those
+ * records, a resume does not redo them, and the figures at those iterations count without the problem. Before, such
+ * a run read as one stopped early, its counts per iteration reversed, with a resume to finish it that did nothing.
+ */
+function lostIterations(run: RunProgress): string | null {
+  const lost = run.problems.flatMap((row) => {
+    const at = firstLost(row);
+    return at === null ? [] : [`${row.problem} at iteration ${at}`];
+  });
+  if (lost.length === 0) return null;
+  const listed = lost.slice(0, LISTED).join(', ') + (lost.length > LISTED ? `, and ${lost.length - LISTED} more` : '');
+  const where = run.dir === undefined ? 'DIR' : run.dir;
+  return `${lost.length} of ${problemsRun(run)} problems lost an iteration before their last one (${listed}): its store was repaired, the figures at those iterations count without them, and a resume does not redo them: tmas fork ${where} --output-file NEW runs the run again, answering every call its journal holds from it`;
 }
 
 /**
@@ -73,7 +105,9 @@ function stillWritten(run: RunProgress): string | null {
 export function unfinishedNote(run: RunProgress, remedy: string): string | null {
   const unfinished = describeUnfinished(run);
   if (unfinished === null) return null;
-  return stillWritten(run) !== null ? `${unfinished}; report it again once that process has ended${staleLockHint(run)}` : `${unfinished}${remedy}`;
+  if (stillWritten(run) !== null) return `${unfinished}; report it again once that process has ended${staleLockHint(run)}`;
+  // A run whose only lack is iterations a repair lost says its own remedy: a resume would not finish it.
+  return stoppedParts(run).length === 0 ? unfinished : `${unfinished}${remedy}`;
 }
 
 /**
@@ -93,7 +127,13 @@ function staleLockHint(run: RunProgress): string {
 export function describeUnfinished(run: RunProgress): string | null {
   const live = stillWritten(run);
   if (live !== null) return live;
-  const parts = [stoppedByFailures(run), leftByStop(run)].filter((part): part is string => part !== null);
-  if (parts.length === 0) return null;
-  return `${parts.join('; ')}: each is missing from the figures of the iteration it stopped at and every later one, and the final figures are over the problems that got there`;
+  const parts = stoppedParts(run);
+  const stopped = parts.length === 0 ? null : `${parts.join('; ')}: each is missing from the figures of the iteration it stopped at and every later one, and the final figures are over the problems that got there`;
+  const lost = lostIterations(run);
+  return stopped === null ? lost : lost === null ? stopped : `${lost}; ${stopped}`;
+}
+
+/** What stopped problems short of T: calls that failed for good, and a stop. */
+function stoppedParts(run: RunProgress): string[] {
+  return [stoppedByFailures(run), leftByStop(run)].filter((part): part is string => part !== null);
 }

@@ -26,6 +26,15 @@ test('tmas repair names the problems that lost an iteration before their last, a
   expect(repaired.stdout).toContain('1 problem lost an iteration before its last one: p1 (iteration 0).');
   expect(repaired.stdout).toContain(`run it again with: tmas fork ${run} --output-file NEW`);
   expect(repaired.stdout).not.toContain('Continue with: tmas run --resume');
+  // A resume (which rewrites the outputs from the store) leaves the gap, and the report says what it is: before, it
+  // read as problems stopped before their last iteration, its counts per iteration reversed, to be finished by a resume.
+  const resumed = await runCliInProcess(['run', '--resume', run]);
+  expect(resumed.code, resumed.stderr).toBe(0);
+  expect(resumed.stdout).toMatch(/^0 calls issued/m);
+  const report = await runCliInProcess(['report', run, '--format', 'md']);
+  expect(report.code, report.stderr).toBe(0);
+  expect(report.stdout).toContain(`1 of 2 problems lost an iteration before their last one (p1 at iteration 0): its store was repaired, the figures at those iterations count without them, and a resume does not redo them: tmas fork ${run} --output-file NEW`);
+  expect(report.stdout).not.toMatch(/stopped before their last iteration|Finish them with/);
   // The way it names: every call answered from the journal, every iteration of every problem in the results.
   const fork = path.join(dir, 'fork');
   const forked = await runCliInProcess(['fork', run, '--output-file', fork]);
