@@ -132,6 +132,11 @@ export function unusableRoles(iterations: WithRoleOutputs[], share = DEFAULT_UNU
   return [...byRole.values()].sort((a, b) => (a.role < b.role ? -1 : a.role > b.role ? 1 : 0));
 }
 
+/** Whether a role received outputs and could use none of them (`counts`: its totals, or none when it received nothing). */
+export function noneUsable(counts: Pick<RoleOutputs, 'outputs' | 'unusable'> | undefined): boolean {
+  return counts !== undefined && counts.outputs > 0 && counts.unusable === counts.outputs;
+}
+
 /** Each role's outputs and unusable outputs over the whole run. */
 export function roleOutputTotals(iterations: WithRoleOutputs[]): Record<string, RoleOutputs> {
   const totals: Record<string, RoleOutputs> = {};

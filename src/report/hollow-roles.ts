@@ -7,7 +7,7 @@
  * so table1.md's headline and the report's runs tables say it is no result
  * of the method named, not only a ⚠ per role.
  */
-import { roleOutputTotals, type RoleOutputs } from '../observers/role-outputs.ts';
+import { noneUsable, roleOutputTotals, type RoleOutputs } from '../observers/role-outputs.ts';
 import { isAnswerlessReason } from '../kernel/answerless-reason.ts';
 
 /** The judge's role name: its unusable replies leave candidates ungraded, which table1-ungraded.ts says apart. */
@@ -27,7 +27,7 @@ export interface RunRoleOutputs {
 export function deadRoles(run: RunRoleOutputs): Array<[string, RoleOutputs]> {
   const judged = run.evaluation?.grading === 'judge';
   return Object.entries(roleOutputTotals([...run.iterations]))
-    .filter(([role, counts]) => role !== JUDGE && counts.outputs > 0 && counts.unusable === counts.outputs)
+    .filter(([role, counts]) => role !== JUDGE && noneUsable(counts))
     .filter(([, counts]) => !(judged && isAnswerlessReason(counts.reason)))
     .sort(([a], [b]) => (a < b ? -1 : 1));
 }

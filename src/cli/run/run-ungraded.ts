@@ -8,7 +8,7 @@
  */
 import { UserError } from '../../kernel/errors.ts';
 import type { IterationMetrics } from '../../observers/metrics.ts';
-import { roleOutputTotals } from '../../observers/role-outputs.ts';
+import { noneUsable, roleOutputTotals } from '../../observers/role-outputs.ts';
 import { deadRoles } from '../../report/hollow-roles.ts';
 
 /**
@@ -19,8 +19,7 @@ import { deadRoles } from '../../report/hollow-roles.ts';
 export function ungradedRunError(iterations: IterationMetrics[], runDir: string): UserError | null {
   if (iterations.length === 0 || iterations.some((it) => it.grade !== 'judge')) return null;
   const judge = roleOutputTotals(iterations).judge;
-  const judgeSilent = judge !== undefined && judge.outputs > 0 && judge.unusable === judge.outputs;
-  if (!judgeSilent && iterations.some((it) => it.graded > 0)) return null;
+  if (!noneUsable(judge) && iterations.some((it) => it.graded > 0)) return null;
   const replies = judge === undefined ? 'no reply of the judge was journaled' : `${judge.unusable} of ${judge.outputs} of its replies unusable${judge.reason === null ? '' : `, e.g. ${JSON.stringify(judge.reason)}`}`;
   return new UserError(
     'TMAS_RUN_UNGRADED',

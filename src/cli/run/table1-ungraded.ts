@@ -12,6 +12,7 @@ import type { Table1Method } from './table1-budgets.ts';
 import { problemsRun } from '../../report/stopped-problems.ts';
 import { unreferencedProblems } from '../../report/unreferenced-problems.ts';
 import { hollowSentence } from '../../report/hollow-roles.ts';
+import { noneUsable } from '../../observers/role-outputs.ts';
 
 /**
  * `majority: the judge gave no verdict on any of its candidates (24 of 24 replies unusable, e.g. "…"; read them with …)`, one per method whose every iteration graded no problem,
@@ -23,8 +24,7 @@ export function ungradedMethods(methods: Table1Method[], dirOf = (method: Table1
   return methods.flatMap((method) => {
     const iterations = method.run.iterations;
     const judge = method.run.unusable.find((entry) => entry.role === 'judge');
-    const judgeSilent = judge !== undefined && judge.outputs > 0 && judge.unusable === judge.outputs;
-    if (iterations.length === 0 || (!judgeSilent && iterations.some((it) => it.graded > 0))) return [];
+    if (iterations.length === 0 || (!noneUsable(judge) && iterations.some((it) => it.graded > 0))) return [];
     const example = judge?.reason == null ? '' : `, e.g. ${JSON.stringify(judge.reason)}`;
     if (judge !== undefined) return [`${method.strategy}: ${JUDGE_CAUSE} (${judge.unusable} of ${judge.outputs} replies unusable${example}; read them with tmas calls ${dirOf(method)} --role judge)`];
     // Problems without a reference answer (a run given --force) are graded by nothing: not the judge's doing.

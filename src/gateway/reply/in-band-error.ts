@@ -8,6 +8,7 @@
  * request may well succeed on the next attempt.
  */
 import { APIError } from 'openai';
+import { clippedText } from '../../kernel/clipped-text.ts';
 
 /** The server's error, read from a reply that began as a success. */
 export class InBandError extends APIError {
@@ -63,7 +64,7 @@ function messageOf(error: object): string {
   } catch {
     return 'an error object nested too deeply to show';
   }
-  return text.length > SHOWN_ERROR_CHARS ? `${text.slice(0, SHOWN_ERROR_CHARS)}… (${text.length.toLocaleString('en-US')} characters)` : text;
+  return clippedText(text, SHOWN_ERROR_CHARS);
 }
 
 /** The error's `code` when it is an HTTP error status (a number or its digits), else 500. */

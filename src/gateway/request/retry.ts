@@ -19,6 +19,7 @@ import { routeGone } from './route-gone.ts';
 import { statedWaitMs } from './stated-wait.ts';
 import { noCompletionLeft } from './no-completion-left.ts';
 import { ProxyRefusedError } from './proxy/proxy-agents.ts';
+import { clippedText } from '../../kernel/clipped-text.ts';
 
 /** How a failed attempt is classified. */
 export type FailureKind = 'transient' | 'wait-too-long' | 'context-length' | 'auth' | 'proxy' | 'quota' | 'model-gone' | 'route-gone' | 'redirected' | 'not-streamed' | 'web-page' | 'in-band' | 'refused-field' | 'fatal' | 'aborted';
@@ -201,23 +202,31 @@ export function retryBudgetMs(maxRetries: number, options: BackoffOptions): numb
   return total;
 }
 
-/** A short description of a failure for messages and logs (never the request, so never a key). */
+/** How much of a failure `describeFailure` gives: a sentence or two, never a body of megabytes. */
+const DESCRIBED_CHARS = 500;
+
+/** A short description of a failure for messages and logs (never the request, so never a key), cut at a word's end. */
 export function describeFailure(error: unknown): string {
-  if (error instanceof InBandError) return `the server's error inside a 200 reply: ${error.message}`.slice(0, 500);
+  return clippedText(failureText(error), DESCRIBED_CHARS);
+}
+
+/** The whole of what describeFailure shortens. */
+function failureText(error: unknown): string {
+  if (error instanceof InBandError) return `the server's error inside a 200 reply: ${error.message}`;
   // A per-minute token limit's 413 (Groq's) is no body-size limit: its own words say what it is.
   if (error instanceof APIError && error.status === 413 && perMinuteTooSmall(error) === null) return tooLarge(error);
   // The client's message starts with the status itself ("500 refused"): said once.
-  if (error instanceof APIError && error.status !== undefined) return `HTTP ${error.status}: ${error.message.replace(new RegExp(`^${error.status} `), '')}${redirectHint(error)}`.slice(0, 500);
+  if (error instanceof APIError && error.status !== undefined) return `HTTP ${error.status}: ${error.message.replace(new RegExp(`^${error.status} `), '')}${redirectHint(error)}`;
   // Not a failed connection: the answer came, with more headers than are read.
-  if (error instanceof APIConnectionError && error.cause instanceof HeadersTooLargeError) return error.cause.message.slice(0, 500);
+  if (error instanceof APIConnectionError && error.cause instanceof HeadersTooLargeError) return error.cause.message;
   // The client's "Connection error." says nothing of what to fix; its cause does (refused, unknown host, a certificate).
   if (error instanceof APIConnectionError && !(error instanceof APIConnectionTimeoutError) && error.cause instanceof Error) {
     const code = (error.cause as NodeJS.ErrnoException).code;
     const cause = code !== undefined && !error.cause.message.includes(code) ? `${code}: ${error.cause.message}` : error.cause.message;
-    return `connection failed: ${cause}`.slice(0, 500);
+    return `connection failed: ${cause}`;
   }
-  if (error instanceof Error) return `${error.name}: ${error.message}`.slice(0, 500);
-  return String(error).slice(0, 500);
+  if (error instanceof Error) return `${error.name}: ${error.message}`;
+  return String(error);
 }
 
 /**
@@ -228,7 +237,7 @@ export function describeFailure(error: unknown): string {
  */
 function tooLarge(error: APIError): string {
   const words = error.message.replace(/^413 /, '').trim();
-  const own = words === '' || words.startsWith('<') || words.startsWith(WEB_PAGE) || /status code \(no body\)/.test(words) ? '' : ` (${words.slice(0, 200)})`;
+  const own = words === '' || words.startsWith('<') || words.startsWith(WEB_PAGE) || /status code \(no body\)/.test(words) ? '' : ` (${clippedText(words, 200)})`;
   return (
     `HTTP 413: the request is larger than the server, or a proxy in front of it, accepts${own}: raise the proxy's limit on request bodies ` +
     "(nginx's client_max_body_size, a load balancer's or an ingress's body-size limit), or bound the prompt with a smaller --max-tokens"

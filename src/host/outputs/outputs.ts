@@ -67,10 +67,8 @@ export async function writeOutputs(options: {
   let metricsFile: OutputFile | null = null;
   try {
     const { lines, sha256, problems } = await writeResults(options, results);
-    // The message log's length as written: evidence of a store that later lost its end (outputs-evidence.ts).
-    const log = { messages: await options.store.nextSeq() };
     metricsFile = await createOutputFile(path.join(options.outputDir, 'metrics.json'), { advice: ADVICE, retry: RETRY });
-    await metricsFile.write(`${JSON.stringify(metricsOf(options, problems, { lines, sha256 }, gateway, log), null, 2)}\n`);
+    await metricsFile.write(`${JSON.stringify(metricsOf(options, problems, { lines, sha256 }, gateway), null, 2)}\n`);
     await results.commit();
     await metricsFile.commit();
   } catch (error) {
@@ -81,10 +79,12 @@ export async function writeOutputs(options: {
 
 type OutputOptions = Parameters<typeof writeOutputs>[0];
 
-/** What metrics.json says of the gateway. */
+/** What metrics.json says of the gateway, and the message log's length as the process's counts record it. */
 interface GatewayCounts {
   gateway: GatewayBlock;
   retries?: number;
+  /** The sequence number after the last logged message: evidence of a store that later lost its end (outputs-evidence.ts). */
+  logEnd: number;
 }
 
 /**
@@ -98,15 +98,16 @@ interface GatewayCounts {
 async function gatewayCounters(options: OutputOptions): Promise<GatewayCounts> {
   const { stats, firstSeq, sharedWith } = options.gateway;
   const sent = !sentNothing(stats) || options.calls.issued + options.calls.failed > 0;
-  await keepProcessCounts(options.store, processCountsOf(stats, { firstSeq, endSeq: await options.store.nextSeq() }, sent, sharedWith), options.outputDir);
+  const logEnd = await options.store.nextSeq();
+  await keepProcessCounts(options.store, processCountsOf(stats, { firstSeq, endSeq: logEnd }, sent, sharedWith), options.outputDir);
   const block = gatewayBlock(await storedProcessCounts(options.store));
-  if (block !== null) return { gateway: block, retries: block.retries };
-  const own = { gateway: gatewaySummary(stats), retries: stats.retries };
+  if (block !== null) return { gateway: block, retries: block.retries, logEnd };
+  const own = { gateway: gatewaySummary(stats), retries: stats.retries, logEnd };
   const before = await readFile(path.join(options.outputDir, 'metrics.json'), 'utf8')
     .then((text) => JSON.parse(text) as { gateway?: GatewayBlock; totals?: { retries?: number | null } })
     .catch(() => null);
   if (before?.gateway === undefined) return own;
-  return { gateway: before.gateway, ...(typeof before.totals?.retries === 'number' ? { retries: before.totals.retries } : {}) };
+  return { gateway: before.gateway, ...(typeof before.totals?.retries === 'number' ? { retries: before.totals.retries } : {}), logEnd };
 }
 
 /** Writes one line per problem and iteration; returns their count, their digest and the per-problem table. */
@@ -126,7 +127,7 @@ async function writeResults(options: OutputOptions, results: OutputFile) {
 }
 
 /** The content of metrics.json. */
-function metricsOf(options: OutputOptions, problems: ReturnType<typeof createProblemTable>, results: { lines: number; sha256: string }, counts: GatewayCounts, log: { messages: number }) {
+function metricsOf(options: OutputOptions, problems: ReturnType<typeof createProblemTable>, results: { lines: number; sha256: string }, counts: GatewayCounts) {
   return {
     metricsVersion: METRICS_VERSION,
     run: options.run,
@@ -148,6 +149,6 @@ function metricsOf(options: OutputOptions, problems: ReturnType<typeof createPro
     problems: problems.rows(),
     incomplete: options.stopped ?? [],
     results,
-    log,
+    log: { messages: counts.logEnd },
   };
 }

@@ -19,7 +19,7 @@ import { checkStoreFiles } from '../disk/store-files.ts';
 import { checkStoreBlocks } from '../disk/block-check.ts';
 import { makeStoreView } from './store-view.ts';
 import { checkProblemRecords } from './problem-records-check.ts';
-import { checkLogCovered, checkOutputsCovered } from './outputs-evidence.ts';
+import { checkLogCovered, checkOutputsCovered, outputsRecord } from './outputs-evidence.ts';
 import { checkManifest } from './manifest-check.ts';
 import { requireOpenablePath } from '../run-dir-path.ts';
 import { checkLogEnd } from './log-end-check.ts';
@@ -113,21 +113,26 @@ export async function openStoreView(runDir: string, into?: string, options: { ev
     await makeStoreView(runDir, files, work);
     const store = await Store.open(work, { named: runDir, ...(options.everyTableOpen === true ? { openTables: Math.min(files.tables.length + 10, MOST_OPEN_TABLES) } : {}) });
     store.onClosed = remove;
-    // The manifest first: the outputs are checked against the run it names.
-    await checkManifest(runDir, store)
-      .then(() => checkProblemRecords(runDir, store))
-      .then(() => checkOutputsCovered(runDir, store))
-      .then(() => checkLogEnd(runDir, store))
-      .then(() => checkLogCovered(runDir, store))
-      .catch(async (error: unknown) => {
-        await store.close();
-        throw error;
-      });
+    await checkViewed(runDir, store).catch(async (error: unknown) => {
+      await store.close();
+      throw error;
+    });
     return store;
   } catch (error) {
     await remove();
     throw error;
   }
+}
+
+/** The checks of a store view that read records, in order: the manifest first, since the outputs are checked against the run it names. */
+async function checkViewed(runDir: string, store: Store): Promise<void> {
+  await checkManifest(runDir, store);
+  await checkProblemRecords(runDir, store);
+  // Read once: the iteration records and the log's length are both checked against it.
+  const outputs = await outputsRecord(runDir);
+  await checkOutputsCovered(runDir, store, outputs);
+  await checkLogEnd(runDir, store);
+  await checkLogCovered(runDir, store, outputs);
 }
 
 /**

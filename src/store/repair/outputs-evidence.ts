@@ -24,11 +24,20 @@ const REPAIRED_OUTPUTS = 'repairedOutputs';
 /** A metrics.json larger than this is not read as evidence (tmas's own are far smaller; the report refuses it). */
 const METRICS_READ_LIMIT = 256 * 2 ** 20;
 
+/** What metrics.json says of the outputs and the store they were written from: see outputsRecord. */
+export interface OutputsRecord {
+  lines: number;
+  sha256: string;
+  run?: string;
+  messages?: number;
+}
+
 /**
- * What metrics.json says of the results.jsonl it was written with and of the run that wrote it (`run`:
- * absent in files written before it was recorded), or null where it says nothing readable.
+ * What metrics.json says of the results.jsonl it was written with, of the run that wrote it (`run`) and of its
+ * message log's length then (`messages`), each absent in files written before it was recorded; null where it
+ * says nothing readable.
  */
-export async function outputsRecord(runDir: string): Promise<{ lines: number; sha256: string; run?: string; messages?: number } | null> {
+export async function outputsRecord(runDir: string): Promise<OutputsRecord | null> {
   const text = await readSmallFile(path.join(runDir, 'metrics.json'));
   if (text === null) return null;
   try {
@@ -57,12 +66,12 @@ export async function noteRepairedOutputs(runDir: string, store: Store): Promise
 
 /**
  * Refuses a store that holds fewer iteration records than the results.jsonl
- * metrics.json says was written from it (see above). Outputs that cannot be
- * read say nothing, and outputs a repair made stale are not evidence. Outputs
- * another run wrote are refused first (checkOutputsRun).
+ * metrics.json says was written from it (see above; `outputs`: outputsRecord's,
+ * read once by the caller). Outputs that cannot be read say nothing, and outputs
+ * a repair made stale are not evidence. Outputs another run wrote are refused
+ * first (checkOutputsRun).
  */
-export async function checkOutputsCovered(runDir: string, store: Store): Promise<void> {
-  const outputs = await outputsRecord(runDir);
+export async function checkOutputsCovered(runDir: string, store: Store, outputs: OutputsRecord | null): Promise<void> {
   if (outputs === null) return;
   await checkOutputsRun(runDir, store, outputs.run);
   if (outputs.lines === 0) return;
@@ -81,8 +90,7 @@ export async function checkOutputsCovered(runDir: string, store: Store): Promise
  * before it was recorded): checked after the log's own end (log-end-check.ts), which names the messages lost where
  * the store still says how far its processes logged. Outputs a repair made stale are not evidence.
  */
-export async function checkLogCovered(runDir: string, store: Store): Promise<void> {
-  const outputs = await outputsRecord(runDir);
+export async function checkLogCovered(runDir: string, store: Store, outputs: OutputsRecord | null): Promise<void> {
   const messages = outputs?.messages;
   if (outputs === null || messages === undefined) return;
   if ((await store.manifest().get(REPAIRED_OUTPUTS)) === outputs.sha256) return;
